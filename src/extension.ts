@@ -1,0 +1,53 @@
+// Activation only builds the services and registers features; every feature owns its disposables.
+import * as vscode from 'vscode';
+import type { EngramApi } from './vscode/api';
+import { createLog } from './vscode/log';
+import { Services } from './vscode/services';
+import { formatError } from './vscode/errors';
+import { registerCapture } from './vscode/capture/captureController';
+import { registerStatusBar } from './vscode/statusBar';
+import { registerSidebar } from './vscode/sidebar/register';
+import { registerHover } from './vscode/hover';
+import { registerChat } from './vscode/chat/participant';
+import { registerTools } from './vscode/chat/tools';
+import { registerCommands } from './vscode/commands';
+import { registerInstructions } from './vscode/instructions';
+import { registerConstraints } from './vscode/constraints';
+import { registerRelevantStatus } from './vscode/relevantStatus';
+import { registerLifecycle } from './vscode/lifecycle';
+
+export function activate(context: vscode.ExtensionContext): EngramApi {
+  const started = performance.now();
+  const { channel, logger } = createLog();
+  context.subscriptions.push(channel);
+  const services = new Services(context, logger, channel);
+  context.subscriptions.push(services);
+  const features: [string, (s: Services) => void][] = [
+    ['commands', registerCommands],
+    ['capture', registerCapture],
+    ['status bar', registerStatusBar],
+    ['sidebar', registerSidebar],
+    ['hover', registerHover],
+    ['chat', registerChat],
+    ['tools', registerTools],
+    ['instructions', registerInstructions],
+    ['constraints', registerConstraints],
+    ['relevant status', registerRelevantStatus],
+    ['lifecycle', registerLifecycle],
+  ];
+  for (const [name, register] of features) {
+    // One broken feature must not take the others down; the user sees which one failed.
+    try {
+      register(services);
+    } catch (e) {
+      logger.error(e instanceof Error ? e : String(e));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Engram could not start {0}: {1}', name, formatError(e)));
+    }
+  }
+  logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  return { services };
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return undefined;
+}

@@ -1,0 +1,31 @@
+// What activate() returns: the services, for integration tests and for other extensions.
+import type * as vscode from 'vscode';
+import type { Outcome } from '../core/types';
+import type { Services } from './services';
+
+export interface OpenEpisodeView {
+  id: string;
+  title: string;
+  file?: string;
+  signature?: string;
+  startedAt: number;
+  steps: number;
+  source: 'diagnostics' | 'terminal';
+}
+
+export interface CaptureApi {
+  readonly paused: boolean;
+  /** Why capture cannot see terminals (no shell integration), if so. */
+  readonly terminalLimitation?: string;
+  setPaused(paused: boolean, reason?: string): void;
+  openEpisodes(): OpenEpisodeView[];
+  readonly onDidChange: vscode.Event<void>;
+  /** Ends an open episode as the user says (failure/partial/abandoned/success). */
+  endEpisode(id: string, outcome: Outcome, note?: string): Promise<void>;
+  /** Waits until background finalisation has written everything pending (tests, deactivate). */
+  flush(): Promise<void>;
+}
+
+export interface EngramApi {
+  services: Services;
+}

@@ -1,0 +1,108 @@
+// The one container every feature receives. The store opens lazily on first use; every surface recalls
+// through `recall`, so scope, owners and caps are applied the same way everywhere.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { Logger, RecallQuery, RecallResult } from '../core/types';
+import type { MemoryStore } from '../store/index';
+import type { CaptureApi } from './api';
+import { readConfig, type EngramConfig } from './config';
+import { formatError } from './errors';
+import { loadStoreModule } from './storeLoader';
+
+export class Services implements vscode.Disposable {
+  private storePromise?: Promise<MemoryStore>;
+  private personalPromise?: Promise<MemoryStore>;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires after any memory changes (any writer in this window). */
+  readonly onDidChangeMemories = this.changed.event;
+  /** Set by the capture feature when it registers. */
+  capture?: CaptureApi;
+  /** Set by the sidebar so other features can reveal a memory. */
+  reveal?: (memoryId?: string, section?: 'relevant' | 'episodes' | 'recent' | 'search', query?: string) => Promise<void>;
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly logger: Logger,
+    readonly logChannel: vscode.LogOutputChannel,
+  ) {}
+
+  config(): EngramConfig { return readConfig(); }
+
+  /** Workspace storage folder (global storage when no folder is open). */
+  get storeDir(): string {
+    const base = this.context.storageUri ?? this.context.globalStorageUri;
+    return path.join(base.fsPath, 'memory');
+  }
+
+  get personalStoreDir(): string {
+    return path.join(this.context.globalStorageUri.fsPath, 'personal');
+  }
+
+  /** A stable id for this workspace, used as the owner's tenant and in per-workspace evidence. */
+  get workspaceId(): string {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder ? `${folder.name}` : 'no-folder';
+  }
+
+  store(): Promise<MemoryStore> {
+    if (!this.storePromise) {
+      this.storePromise = this.openStore(this.storeDir).catch(e => {
+        this.storePromise = undefined; // allow a retry after the user fixes the cause
+        throw e;
+      });
+    }
+    return this.storePromise;
+  }
+
+  async personalStore(): Promise<MemoryStore | undefined> {
+    if (!this.config().recall.includePersonal) return undefined;
+    if (!this.personalPromise) this.personalPromise = this.openStore(this.personalStoreDir);
+    return this.personalPromise;
+  }
+
+  private async openStore(dir: string): Promise<MemoryStore> {
+    const started = Date.now();
+    const mod = loadStoreModule();
+    const store = await mod.MemoryStore.open(dir, { logger: this.logger, workspaceId: this.workspaceId });
+    for (const w of store.warnings) {
+      this.logger.warn(w);
+    }
+    if (store.warnings.length) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Engram recovered its memory store: {0}', store.warnings.join('; ')));
+    }
+    store.onDidChange(() => this.changed.fire());
+    this.logger.info(`memory store open at ${dir} (${store.stats().memories} memories, ${Date.now() - started} ms)`);
+    return store;
+  }
+
+  /** Recall across the enabled owners, merged by score and capped. */
+  async recall(q: RecallQuery): Promise<RecallResult[]> {
+    const cfg = this.config();
+    const k = q.k ?? cfg.recall.maxResults;
+    const owners = q.owners ?? (['workspace', ...(cfg.recall.includeTeam ? ['team' as const] : [])]);
+    const main = await this.store();
+    const results = await main.recall({ ...q, k, owners });
+    const personal = await this.personalStore().catch(e => { this.logger.warn(`personal store unavailable: ${formatError(e)}`); return undefined; });
+    if (personal) {
+      const more = await personal.recall({ ...q, k, owners: ['personal'] });
+      results.push(...more.map(r => ({ ...r, why: [...r.why, 'personal memory'] })));
+      results.sort((a, b) => b.score - a.score);
+    }
+    return results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));
+  }
+
+  fireChanged(): void { this.changed.fire(); }
+
+  /** Workspace-relative path (forward slashes) of a file inside the workspace, else undefined. */
+  workspaceRelative(uri: vscode.Uri): string | undefined {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return undefined;
+    return path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+  }
+
+  async dispose(): Promise<void> {
+    this.changed.dispose();
+    const stores = [this.storePromise, this.personalPromise].filter(Boolean) as Promise<MemoryStore>[];
+    for (const p of stores) { try { await (await p).close(); } catch { /* closing on shutdown */ } }
+  }
+}
