@@ -28,8 +28,13 @@ export class Services implements vscode.Disposable {
 
   config(): EngramConfig { return readConfig(); }
 
-  /** Workspace storage folder (global storage when no folder is open). */
+  /** Memories shown by any surface, so capture can turn a later fix into a `prevented` outcome. */
+  private readonly shown: { id: string; file?: string; at: number }[] = [];
+
+  /** Workspace storage folder (global storage when no folder is open). ENGRAM_STORE_DIR overrides it
+   * for tests and demos that seed a store before the window opens. */
   get storeDir(): string {
+    if (process.env.ENGRAM_STORE_DIR) return process.env.ENGRAM_STORE_DIR;
     const base = this.context.storageUri ?? this.context.globalStorageUri;
     return path.join(base.fsPath, 'memory');
   }
@@ -88,7 +93,22 @@ export class Services implements vscode.Disposable {
       results.push(...more.map(r => ({ ...r, why: [...r.why, 'personal memory'] })));
       results.sort((a, b) => b.score - a.score);
     }
-    return results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));
+    const capped = results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));
+    this.noteShown(capped.map(r => r.memory.id), q.file);
+    return capped;
+  }
+
+  noteShown(ids: string[], file?: string): void {
+    const at = Date.now();
+    for (const id of ids) this.shown.push({ id, file, at });
+    if (this.shown.length > 2000) this.shown.splice(0, this.shown.length - 1000);
+  }
+
+  /** Ids of memories shown since `since` (for `file` when given). */
+  shownSince(since: number, file?: string): string[] {
+    const ids = new Set<string>();
+    for (const s of this.shown) if (s.at >= since && (!file || !s.file || s.file === file)) ids.add(s.id);
+    return [...ids];
   }
 
   fireChanged(): void { this.changed.fire(); }
