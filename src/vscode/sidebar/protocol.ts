@@ -1,0 +1,282 @@
+// The one message protocol between the Engram views and their webviews, imported by both the extension
+// host (src/vscode/sidebar/*) and the webview bundle (media/src/*). Every message crossing the boundary
+// is parsed with the validators below on the receiving side; anything unknown or malformed is dropped
+// (and logged by the caller). Parsers copy only the keys they know into fresh objects, so a hostile
+// `__proto__`/`constructor` key can never reach a prototype. No 'vscode' or DOM imports here.
+import type { InsightsData } from '../../core/insights';
+import type { FeedbackOutcome, Maturity, MemoryKind, Outcome } from '../../core/types';
+
+// ---------------------------------------------------------------------------------------------- types
+
+export type ViewKind = 'memories' | 'insights';
+export type SectionId = 'relevant' | 'recent' | 'review' | 'search' | 'opened';
+export type RevealSection = 'relevant' | 'episodes' | 'recent' | 'search';
+
+/** A memory as a list row: plain data, already reduced to what the row shows. */
+export interface MemoryView {
+  id: string;
+  kind: MemoryKind;
+  title: string;
+  maturity: Maturity;
+  /** Posterior mean of "this helps", 0..100. */
+  confidence: number;
+  /** Outcomes that fed the confidence: helped / did not help. */
+  helped: number;
+  notHelped: number;
+  /** Evidence episodes (lessons) or outcomes (other kinds). */
+  evidence: number;
+  scope: string[];
+  why: string[];
+  createdAt: number;
+  updatedAt: number;
+  pinned: boolean;
+  source: string;
+  quarantine?: string;
+  flagged?: string[];
+}
+
+export interface StepView { action: string; result: string; effective?: boolean; at?: number; detail?: string }
+export interface EpisodeRef { id: string; title: string; outcome?: string; startedAt?: number; steps: StepView[]; files: string[] }
+export interface HistoryView { type: string; at: number; detail: string }
+
+/** What an expanded row shows; fetched on demand. */
+export interface MemoryDetails {
+  id: string;
+  /** Error text (lessons), content (facts), instruction (rules), summary (episodes). */
+  body?: string;
+  rootCause?: string;
+  fix?: string;
+  steps: StepView[];
+  episodes: EpisodeRef[];
+  files: string[];
+  history: HistoryView[];
+  purpose?: string;
+}
+
+export interface OpenEpisodeItem {
+  id: string;
+  title: string;
+  file?: string;
+  signature?: string;
+  startedAt: number;
+  steps: number;
+  source: 'diagnostics' | 'terminal';
+}
+
+export type SectionState<T> =
+  | { status: 'loading' }
+  | { status: 'ready'; items: T[]; note?: string }
+  | { status: 'error'; message: string };
+
+export interface RelevantContext { file?: string; errors: number }
+
+export type HostMessage =
+  | { type: 'init'; view: ViewKind; now: number; captureAvailable: boolean }
+  | { type: 'section'; section: SectionId; state: SectionState<MemoryView>; context?: RelevantContext; query?: string }
+  | { type: 'episodes'; state: SectionState<OpenEpisodeItem> }
+  | { type: 'details'; id: string; details?: MemoryDetails; error?: string }
+  | { type: 'pendingForget'; id: string; title: string; deadline: number }
+  | { type: 'forgetSettled'; id: string; undone: boolean }
+  | { type: 'reveal'; id?: string; section?: RevealSection; query?: string }
+  | { type: 'notice'; level: 'info' | 'error'; text: string }
+  | { type: 'insights'; state: { status: 'loading' } | { status: 'ready'; data: InsightsData } | { status: 'error'; message: string } };
+
+/** Host commands the webview may ask for by name (never a command id string from the webview). */
+export type RunAction = 'recordLesson' | 'showLog' | 'refresh' | 'showInsights' | 'showPanel';
+
+export type WebviewMessage =
+  | { type: 'ready'; view: ViewKind }
+  | { type: 'search'; query: string }
+  | { type: 'details'; id: string }
+  | { type: 'feedback'; id: string; outcome: FeedbackOutcome }
+  | { type: 'edit'; id: string }
+  | { type: 'pin'; id: string; pinned: boolean }
+  | { type: 'promote'; id: string }
+  | { type: 'demote'; id: string }
+  | { type: 'forget'; id: string }
+  | { type: 'undoForget'; id: string }
+  | { type: 'restore'; id: string }
+  | { type: 'openSource'; id: string }
+  | { type: 'copyMarkdown'; id: string }
+  | { type: 'endEpisode'; id: string }
+  | { type: 'run'; action: RunAction };
+
+// ----------------------------------------------------------------------------------------- validators
+
+/** A parser returns a fresh, typed copy of valid input, or `undefined`. */
+export type Parser<T> = (v: unknown) => T | undefined;
+
+const FAIL = Symbol('fail');
+type Inner<T> = (v: unknown) => T | typeof FAIL;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+function own(o: Record<string, unknown>, k: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+}
+
+const MAX_TEXT = 100_000;
+const MAX_ITEMS = 1000;
+
+const str = (max = MAX_TEXT): Inner<string> => v => (typeof v === 'string' && v.length <= max ? v : FAIL);
+const id: Inner<string> = v => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : FAIL);
+const num: Inner<number> = v => (typeof v === 'number' && Number.isFinite(v) ? v : FAIL);
+const bool: Inner<boolean> = v => (typeof v === 'boolean' ? v : FAIL);
+function oneOf<T extends string>(...values: readonly T[]): Inner<T> {
+  return v => (typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : FAIL);
+}
+function arr<T>(item: Inner<T>, max = MAX_ITEMS): Inner<T[]> {
+  return v => {
+    if (!Array.isArray(v) || v.length > max) return FAIL;
+    const out: T[] = [];
+    for (const x of v) {
+      const r = item(x);
+      if (r === FAIL) return FAIL;
+      out.push(r);
+    }
+    return out;
+  };
+}
+type Shape<T> = { [K in keyof T]-?: Inner<T[K]> | { optional: Inner<Exclude<T[K], undefined>> } };
+const opt = <T>(p: Inner<T>) => ({ optional: p });
+
+/** Object parser from a shape: required and optional keys; unknown keys are dropped. */
+function obj<T>(shape: Shape<T>): Inner<T> {
+  const keys = Object.keys(shape) as (keyof T & string)[];
+  return v => {
+    if (!isPlainObject(v)) return FAIL;
+    const out: Record<string, unknown> = {};
+    for (const k of keys) {
+      const spec = shape[k] as Inner<unknown> | { optional: Inner<unknown> };
+      const raw = own(v, k);
+      if (typeof spec === 'function') {
+        const r = spec(raw);
+        if (r === FAIL) return FAIL;
+        out[k] = r;
+      } else if (raw !== undefined) {
+        const r = spec.optional(raw);
+        if (r === FAIL) return FAIL;
+        out[k] = r;
+      }
+    }
+    return out as T;
+  };
+}
+
+/** Discriminated union on `type`: each message type has its own shape. */
+function union<T extends { type: string }>(shapes: { [K in T['type']]: Inner<Extract<T, { type: K }>> }): Parser<T> {
+  return v => {
+    if (!isPlainObject(v)) return undefined;
+    const t = own(v, 'type');
+    if (typeof t !== 'string' || !Object.prototype.hasOwnProperty.call(shapes, t)) return undefined;
+    const r = (shapes as Record<string, Inner<T>>)[t](v);
+    return r === FAIL ? undefined : r;
+  };
+}
+
+function lit<T extends string>(value: T): Inner<T> { return v => (v === value ? value : FAIL); }
+
+const kind = oneOf<MemoryKind>('lesson', 'episode', 'fact', 'rule');
+const maturity = oneOf<Maturity>('observation', 'pattern', 'rule', 'constraint');
+const viewKind = oneOf<ViewKind>('memories', 'insights');
+
+const memoryView = obj<MemoryView>({
+  id, kind, title: str(2000), maturity, confidence: num, helped: num, notHelped: num, evidence: num,
+  scope: arr(str(1000), 200), why: arr(str(1000), 50), createdAt: num, updatedAt: num, pinned: bool,
+  source: str(50), quarantine: opt(str(2000)), flagged: opt(arr(str(2000), 50)),
+});
+const stepView = obj<StepView>({ action: str(), result: str(), effective: opt(bool), at: opt(num), detail: opt(str()) });
+const episodeRef = obj<EpisodeRef>({
+  id, title: str(2000), outcome: opt(str(50)), startedAt: opt(num), steps: arr(stepView, 500), files: arr(str(1000), 500),
+});
+const historyView = obj<HistoryView>({ type: str(50), at: num, detail: str(5000) });
+const memoryDetails = obj<MemoryDetails>({
+  id, body: opt(str()), rootCause: opt(str()), fix: opt(str()), steps: arr(stepView, 500), episodes: arr(episodeRef, 50),
+  files: arr(str(1000), 500), history: arr(historyView, 500), purpose: opt(str(5000)),
+});
+const openEpisode = obj<OpenEpisodeItem>({
+  id, title: str(2000), file: opt(str(1000)), signature: opt(str(2000)), startedAt: num, steps: num,
+  source: oneOf('diagnostics', 'terminal'),
+});
+function sectionState<T>(item: Inner<T>): Inner<SectionState<T>> {
+  const loading = obj<{ status: 'loading' }>({ status: lit('loading') });
+  const ready = obj<{ status: 'ready'; items: T[]; note?: string }>({ status: lit('ready'), items: arr(item), note: opt(str(2000)) });
+  const error = obj<{ status: 'error'; message: string }>({ status: lit('error'), message: str(5000) });
+  return v => {
+    const s = isPlainObject(v) ? own(v, 'status') : undefined;
+    return s === 'loading' ? loading(v) : s === 'ready' ? ready(v) : s === 'error' ? error(v) : FAIL;
+  };
+}
+
+const counts = obj<Record<Outcome, number>>({ success: num, partial: num, failure: num, abandoned: num });
+const insightsData = obj<InsightsData>({
+  now: num,
+  totals: obj<InsightsData['totals']>({ memories: num, episodes: num, lessons: num, rules: num, facts: num, constraints: num }),
+  weeks: arr(obj<InsightsData['weeks'][number]>({ weekStart: num, counts }), 520),
+  signatures: arr(obj<InsightsData['signatures'][number]>({ signature: str(2000), label: str(2000), count: num }), 100),
+  promotions: arr(obj<InsightsData['promotions'][number]>({ at: num, total: num, to: maturity }), 10_000),
+  timeSaved: obj<InsightsData['timeSaved']>({
+    totalMs: num, prevented: num, unestimated: num,
+    rows: arr(obj<InsightsData['timeSaved']['rows'][number]>({ signature: str(2000), label: str(2000), prevented: num, medianMs: opt(num) }), 100),
+  }),
+});
+const insightsState: Inner<Extract<HostMessage, { type: 'insights' }>['state']> = v => {
+  const s = isPlainObject(v) ? own(v, 'status') : undefined;
+  if (s === 'loading') return { status: 'loading' };
+  if (s === 'ready') return obj<{ status: 'ready'; data: InsightsData }>({ status: lit('ready'), data: insightsData })(v);
+  if (s === 'error') return obj<{ status: 'error'; message: string }>({ status: lit('error'), message: str(5000) })(v);
+  return FAIL;
+};
+
+type H<K extends HostMessage['type']> = Extract<HostMessage, { type: K }>;
+type W<K extends WebviewMessage['type']> = Extract<WebviewMessage, { type: K }>;
+const idOnly = <K extends WebviewMessage['type']>(t: K) => obj<{ type: K; id: string }>({ type: lit(t), id }) as unknown as Inner<W<K>>;
+
+/** Parses a message the webview sent to the host. */
+export const parseWebviewMessage: Parser<WebviewMessage> = union<WebviewMessage>({
+  ready: obj<W<'ready'>>({ type: lit('ready'), view: viewKind }),
+  search: obj<W<'search'>>({ type: lit('search'), query: str(10_000) }),
+  details: idOnly('details'),
+  feedback: obj<W<'feedback'>>({ type: lit('feedback'), id, outcome: oneOf<FeedbackOutcome>('prevented', 'still_failed') }),
+  edit: idOnly('edit'),
+  pin: obj<W<'pin'>>({ type: lit('pin'), id, pinned: bool }),
+  promote: idOnly('promote'),
+  demote: idOnly('demote'),
+  forget: idOnly('forget'),
+  undoForget: idOnly('undoForget'),
+  restore: idOnly('restore'),
+  openSource: idOnly('openSource'),
+  copyMarkdown: idOnly('copyMarkdown'),
+  endEpisode: idOnly('endEpisode'),
+  run: obj<W<'run'>>({ type: lit('run'), action: oneOf<RunAction>('recordLesson', 'showLog', 'refresh', 'showInsights', 'showPanel') }),
+});
+
+/** Parses a message the host sent to the webview. */
+export const parseHostMessage: Parser<HostMessage> = union<HostMessage>({
+  init: obj<H<'init'>>({ type: lit('init'), view: viewKind, now: num, captureAvailable: bool }),
+  section: obj<H<'section'>>({
+    type: lit('section'), section: oneOf<SectionId>('relevant', 'recent', 'review', 'search', 'opened'),
+    state: sectionState(memoryView),
+    context: opt(obj<RelevantContext>({ file: opt(str(1000)), errors: num })),
+    query: opt(str(10_000)),
+  }),
+  episodes: obj<H<'episodes'>>({ type: lit('episodes'), state: sectionState(openEpisode) }),
+  details: obj<H<'details'>>({ type: lit('details'), id, details: opt(memoryDetails), error: opt(str(5000)) }),
+  pendingForget: obj<H<'pendingForget'>>({ type: lit('pendingForget'), id, title: str(2000), deadline: num }),
+  forgetSettled: obj<H<'forgetSettled'>>({ type: lit('forgetSettled'), id, undone: bool }),
+  reveal: obj<H<'reveal'>>({
+    type: lit('reveal'), id: opt(id), section: opt(oneOf<RevealSection>('relevant', 'episodes', 'recent', 'search')), query: opt(str(10_000)),
+  }),
+  notice: obj<H<'notice'>>({ type: lit('notice'), level: oneOf('info', 'error'), text: str(5000) }),
+  insights: obj<H<'insights'>>({ type: lit('insights'), state: insightsState }),
+});
+
+/** Short description of a rejected message for the log (never the whole payload: it may be large). */
+export function describeRejected(v: unknown): string {
+  if (!isPlainObject(v)) return `non-object (${Array.isArray(v) ? 'array' : typeof v})`;
+  const t = own(v, 'type');
+  return typeof t === 'string' ? `type "${t.slice(0, 40)}"` : 'no type';
+}
