@@ -1,0 +1,387 @@
+// The capture state machine: turns diagnostics, saves, edits, closes and terminal executions into
+// episodes. Pure and synchronous (no VS Code, no I/O, no clock of its own) so every rule is unit-tested
+// and each call costs O(errors of the changed file + open episodes). Adapters feed it plain data and act
+// on the effects it returns.
+import type { EpisodeStep, Outcome } from './types';
+
+export interface ErrorInfo {
+  /** Normalised signature key (core/signature.ts). */
+  key: string;
+  /** Coarse family used for episode boundaries. */
+  family: string;
+  /** The raw message as first seen (unmasked: mask before persisting). */
+  message: string;
+  code?: string;
+  tool: string;
+  /** 0-based line of the error in its file, when known. */
+  line?: number;
+}
+
+export interface CommandInfo {
+  /** Terminal execution id (unique per run). */
+  id: string;
+  line: string;
+  cwd?: string;
+  exitCode?: number;
+  error?: ErrorInfo;
+  /** Bounded, ANSI-stripped output excerpt (unmasked). */
+  output?: string;
+}
+
+export interface TrackedEpisode {
+  id: string;
+  source: 'diagnostics' | 'terminal';
+  /** What identifies the episode while it is open: file + signature, or the normalised command. */
+  key: string;
+  file?: string;
+  error?: ErrorInfo;
+  command?: CommandInfo & { normalised: string };
+  /** The run that closed a terminal episode. */
+  fixedBy?: CommandInfo;
+  startedAt: number;
+  lastActivity: number;
+  endedAt?: number;
+  outcome?: Outcome;
+  resolution?: string;
+  note?: string;
+  steps: EpisodeStep[];
+  /** Workspace-relative files touched; the trigger file first. */
+  files: string[];
+  sourceIds: string[];
+  /** Times the triggering error came back unresolved within this episode. */
+  recurrences: number;
+  /** Set while the error is gone but not yet confirmed gone (settling). */
+  resolvingSince?: number;
+}
+
+export type TrackerEffect =
+  | { type: 'opened'; episode: TrackedEpisode }
+  | { type: 'ended'; episode: TrackedEpisode }
+  | { type: 'recurred'; episode: TrackedEpisode }
+  | { type: 'noise'; file: string; key: string; livedMs: number };
+
+export interface TrackerOptions {
+  /** An error that lives less than this while the user types is noise. */
+  noiseThresholdMs: number;
+  /** Inactivity after which the next activity starts a new episode. */
+  idleGapMs: number;
+  /** How long a vanished error must stay gone before the episode counts as fixed. */
+  settleMs: number;
+  maxSteps: number;
+  maxFiles: number;
+  newId: () => string;
+}
+
+export interface DiagnosticsContext {
+  /** The file is still open in an editor (a closed file's diagnostics vanish without a fix). */
+  fileOpen: boolean;
+  /** The language server is still running (diagnostics vanish when it stops). */
+  serverAlive: boolean;
+}
+
+interface Pending {
+  error: ErrorInfo;
+  firstSeen: number;
+  savedAt?: number;
+}
+
+interface FileState {
+  present: Map<string, ErrorInfo>;
+  pending: Map<string, Pending>;
+}
+
+/** Exit codes that mean "the user stopped it", not "it failed". */
+const INTERRUPTED = new Set([130, 131, 143]);
+
+/** Same command for pairing a failure with a later success: whitespace, env prefixes and `./` don't matter. */
+export function normaliseCommand(line: string): string {
+  let tokens = line.trim().replace(/[;&\s]+$/, '').split(/\s+/).filter(Boolean);
+  while (tokens.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0])) tokens = tokens.slice(1);
+  return tokens.map(t => t.replace(/^\.\//, '')).join(' ');
+}
+
+export class EpisodeTracker {
+  private readonly files = new Map<string, FileState>();
+  private readonly episodes = new Map<string, TrackedEpisode>();
+  private readonly byKey = new Map<string, string>();
+  private opts: TrackerOptions;
+
+  constructor(opts: Partial<TrackerOptions> & { newId: () => string }) {
+    this.opts = { noiseThresholdMs: 4000, idleGapMs: 30 * 60_000, settleMs: 1500, maxSteps: 60, maxFiles: 50, ...opts };
+  }
+
+  setOptions(patch: Partial<TrackerOptions>): void {
+    this.opts = { ...this.opts, ...patch };
+  }
+
+  open(): TrackedEpisode[] {
+    return [...this.episodes.values()];
+  }
+
+  get(id: string): TrackedEpisode | undefined {
+    return this.episodes.get(id);
+  }
+
+  /** Current error-level diagnostics of one file (the whole set, not a delta). */
+  diagnostics(file: string, errors: readonly ErrorInfo[], now: number, ctx: DiagnosticsContext): TrackerEffect[] {
+    const effects: TrackerEffect[] = [];
+    const state = this.fileState(file);
+    const next = new Map<string, ErrorInfo>();
+    for (const e of errors) if (!next.has(e.key)) next.set(e.key, e);
+
+    for (const [key, error] of next) {
+      const ep = this.episodeFor(diagKey(file, key));
+      if (ep) {
+        if (ep.resolvingSince !== undefined) {
+          // Came back before the fix was confirmed: the attempt did not work.
+          ep.resolvingSince = undefined;
+          ep.recurrences++;
+          this.addStep(ep, { action: 'error returned', result: error.message.split('\n')[0], wasEffective: false, at: now });
+          effects.push({ type: 'recurred', episode: ep });
+        }
+        continue;
+      }
+      if (!state.pending.has(key)) state.pending.set(key, { error, firstSeen: now });
+    }
+
+    for (const [key, p] of state.pending) {
+      if (!next.has(key)) {
+        state.pending.delete(key);
+        effects.push({ type: 'noise', file, key, livedMs: now - p.firstSeen });
+      }
+    }
+
+    for (const ep of this.episodes.values()) {
+      if (ep.source !== 'diagnostics' || ep.file !== file || !ep.error || next.has(ep.error.key)) continue;
+      if (!ctx.fileOpen) {
+        effects.push(this.finish(ep, ep.resolvingSince !== undefined ? 'success' : 'abandoned', now, ep.resolvingSince !== undefined ? 'error gone' : 'file closed'));
+      } else if (ctx.serverAlive && ep.resolvingSince === undefined) {
+        ep.resolvingSince = now;
+      }
+      // A stopped language server says nothing about the error: keep waiting.
+    }
+
+    state.present = next;
+    if (!state.present.size && !state.pending.size) this.files.delete(file);
+    effects.push(...this.tick(now));
+    return effects;
+  }
+
+  /** A save: errors still there shortly after it are real, whatever the threshold. */
+  saved(file: string, now: number): TrackerEffect[] {
+    const state = this.files.get(file);
+    if (state) for (const p of state.pending.values()) p.savedAt = now;
+    for (const ep of this.episodes.values()) if (ep.file === file) ep.lastActivity = now;
+    return this.tick(now);
+  }
+
+  /** The user (or an agent) changed a file: a step for every open episode, and the idle-gap boundary. */
+  edited(file: string, now: number, changes = 1): TrackerEffect[] {
+    const effects = this.splitIdle(now);
+    for (const ep of this.episodes.values()) {
+      const last = ep.steps[ep.steps.length - 1];
+      if (last && last.action === `edit ${file}`) {
+        // One step per run of edits to one file; the diff is attached when the episode is finalised.
+        const n = Number(/^(\d+)/.exec(last.result)?.[1] ?? '1') + changes;
+        last.result = `${n} change${n === 1 ? '' : 's'}`;
+        last.at = now;
+      } else {
+        this.addStep(ep, { action: `edit ${file}`, result: `${changes} change${changes === 1 ? '' : 's'}`, at: now });
+      }
+      this.touch(ep, file);
+      ep.lastActivity = now;
+    }
+    effects.push(...this.tick(now));
+    return effects;
+  }
+
+  /** The file was closed: its open episodes end (abandoned unless the fix was already seen). */
+  closed(file: string, now: number): TrackerEffect[] {
+    return this.dropFile(file, now, false);
+  }
+
+  deleted(file: string, now: number): TrackerEffect[] {
+    return this.dropFile(file, now, true);
+  }
+
+  /** A terminal command finished. Non-zero opens (or continues) an episode; zero closes the same command's. */
+  commandEnded(cmd: CommandInfo, now: number): TrackerEffect[] {
+    const effects = this.splitIdle(now);
+    const normalised = normaliseCommand(cmd.line);
+    if (!normalised) return effects;
+    const key = termKey(normalised);
+    const own = this.episodeFor(key);
+    const failed = cmd.exitCode !== undefined && cmd.exitCode !== 0 && !INTERRUPTED.has(cmd.exitCode);
+    const firstLine = cmd.error?.message.split('\n')[0];
+
+    for (const ep of this.episodes.values()) {
+      if (ep === own) continue;
+      this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: undefined, at: now, detail: cmd.line });
+      ep.lastActivity = now;
+    }
+
+    if (own) {
+      own.lastActivity = now;
+      own.sourceIds.push(cmd.id);
+      if (cmd.exitCode === 0) {
+        this.addStep(own, { action: `run ${cmd.line}`, result: 'passed', wasEffective: true, at: now, detail: cmd.line });
+        own.fixedBy = cmd;
+        effects.push(this.finish(own, 'success', now, `\`${cmd.line}\` passed`));
+      } else if (failed) {
+        const family = cmd.error?.family;
+        if (family && own.error && family !== own.error.family) {
+          // A different kind of error: the first problem is past, a new one starts.
+          this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: true, at: now, detail: cmd.line });
+          effects.push(this.finish(own, 'partial', now, `the error changed to: ${firstLine ?? ''}`.trim()));
+          effects.push(this.openTerminal(cmd, normalised, now));
+        } else {
+          own.recurrences++;
+          this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: false, at: now, detail: cmd.line });
+          if (!own.error && cmd.error) own.error = cmd.error;
+          effects.push({ type: 'recurred', episode: own });
+        }
+      }
+    } else if (failed) {
+      effects.push(this.openTerminal(cmd, normalised, now));
+    }
+    effects.push(...this.tick(now));
+    return effects;
+  }
+
+  /** The user ends an episode (engram.endEpisode). */
+  end(id: string, outcome: Outcome, now: number, note?: string): TrackerEffect[] {
+    const ep = this.episodes.get(id);
+    if (!ep) return [];
+    if (note) ep.note = note;
+    return [this.finish(ep, outcome, now, note ? `ended by the user: ${note}` : 'ended by the user')];
+  }
+
+  /** A topic change (workspace folders, branch switch): everything open is abandoned. */
+  topicChange(now: number, reason: string): TrackerEffect[] {
+    for (const state of this.files.values()) state.pending.clear();
+    return [...this.episodes.values()].map(ep => this.finish(ep, 'abandoned', now, reason));
+  }
+
+  /** Opens errors that outlived the threshold (or a save) and confirms fixes that stayed fixed. */
+  tick(now: number): TrackerEffect[] {
+    const effects: TrackerEffect[] = [];
+    for (const [file, state] of this.files) {
+      for (const [key, p] of state.pending) {
+        if (now >= this.pendingDeadline(p)) {
+          state.pending.delete(key);
+          effects.push(this.openDiagnostic(file, p, now));
+        }
+      }
+    }
+    for (const ep of this.episodes.values()) {
+      if (ep.resolvingSince !== undefined && now >= ep.resolvingSince + this.opts.settleMs) {
+        effects.push(this.finish(ep, 'success', now, 'the error is gone'));
+      }
+    }
+    return effects;
+  }
+
+  /** When `tick` next has something to do, so the adapter can run a single timer. */
+  nextDeadline(): number | undefined {
+    let next = Infinity;
+    for (const state of this.files.values()) for (const p of state.pending.values()) next = Math.min(next, this.pendingDeadline(p));
+    for (const ep of this.episodes.values()) if (ep.resolvingSince !== undefined) next = Math.min(next, ep.resolvingSince + this.opts.settleMs);
+    return next === Infinity ? undefined : next;
+  }
+
+  private pendingDeadline(p: Pending): number {
+    const byAge = p.firstSeen + this.opts.noiseThresholdMs;
+    return p.savedAt !== undefined ? Math.min(byAge, p.savedAt + this.opts.settleMs) : byAge;
+  }
+
+  private openDiagnostic(file: string, p: Pending, now: number): TrackerEffect {
+    const ep: TrackedEpisode = {
+      id: this.opts.newId(), source: 'diagnostics', key: diagKey(file, p.error.key), file, error: p.error,
+      startedAt: p.firstSeen, lastActivity: now, steps: [], files: [file], sourceIds: [`diagnostic:${file}:${p.error.key}`],
+      recurrences: 0,
+    };
+    this.addStep(ep, { action: `error in ${file}`, result: p.error.message.split('\n')[0], at: p.firstSeen });
+    this.register(ep);
+    return { type: 'opened', episode: ep };
+  }
+
+  private openTerminal(cmd: CommandInfo, normalised: string, now: number): TrackerEffect {
+    const ep: TrackedEpisode = {
+      id: this.opts.newId(), source: 'terminal', key: termKey(normalised), error: cmd.error,
+      command: { ...cmd, normalised }, startedAt: now, lastActivity: now, steps: [], files: [], sourceIds: [cmd.id],
+      recurrences: 0,
+    };
+    this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, cmd.error?.message.split('\n')[0]), wasEffective: false, at: now, detail: cmd.line });
+    this.register(ep);
+    return { type: 'opened', episode: ep };
+  }
+
+  private register(ep: TrackedEpisode): void {
+    this.episodes.set(ep.id, ep);
+    this.byKey.set(ep.key, ep.id);
+  }
+
+  private finish(ep: TrackedEpisode, outcome: Outcome, now: number, resolution: string): TrackerEffect {
+    this.episodes.delete(ep.id);
+    if (this.byKey.get(ep.key) === ep.id) this.byKey.delete(ep.key);
+    ep.outcome = outcome;
+    ep.resolution = resolution;
+    ep.endedAt = now;
+    ep.resolvingSince = undefined;
+    return { type: 'ended', episode: ep };
+  }
+
+  /** After a long idle gap the old episodes end; errors still present start fresh ones. */
+  private splitIdle(now: number): TrackerEffect[] {
+    const effects: TrackerEffect[] = [];
+    for (const ep of [...this.episodes.values()]) {
+      if (now - ep.lastActivity <= this.opts.idleGapMs) continue;
+      effects.push(this.finish(ep, 'abandoned', now, 'idle gap'));
+      const still = ep.file && ep.error ? this.files.get(ep.file)?.present.get(ep.error.key) : undefined;
+      if (ep.file && still) effects.push(this.openDiagnostic(ep.file, { error: still, firstSeen: now }, now));
+    }
+    return effects;
+  }
+
+  private dropFile(file: string, now: number, deleted: boolean): TrackerEffect[] {
+    const effects: TrackerEffect[] = [];
+    this.files.delete(file);
+    for (const ep of [...this.episodes.values()]) {
+      if (ep.source !== 'diagnostics' || ep.file !== file) continue;
+      const fixed = !deleted && ep.resolvingSince !== undefined;
+      effects.push(this.finish(ep, fixed ? 'success' : 'abandoned', now, fixed ? 'the error is gone' : deleted ? 'file deleted' : 'file closed'));
+    }
+    return effects;
+  }
+
+  private episodeFor(key: string): TrackedEpisode | undefined {
+    const id = this.byKey.get(key);
+    return id ? this.episodes.get(id) : undefined;
+  }
+
+  private fileState(file: string): FileState {
+    let s = this.files.get(file);
+    if (!s) this.files.set(file, s = { present: new Map(), pending: new Map() });
+    return s;
+  }
+
+  private addStep(ep: TrackedEpisode, step: EpisodeStep): void {
+    if (step.wasEffective === undefined) delete step.wasEffective;
+    if (step.detail === undefined) delete step.detail;
+    ep.steps.push(step);
+    // Keep the first step (the trigger) and the most recent ones.
+    if (ep.steps.length > this.opts.maxSteps) ep.steps.splice(1, ep.steps.length - this.opts.maxSteps);
+  }
+
+  private touch(ep: TrackedEpisode, file: string): void {
+    if (!ep.files.includes(file) && ep.files.length < this.opts.maxFiles) ep.files.push(file);
+  }
+}
+
+function diagKey(file: string, key: string): string { return `d|${file}|${key}`; }
+function termKey(normalised: string): string { return `t|${normalised}`; }
+
+function exitText(code: number | undefined, firstLine: string | undefined): string {
+  const head = code === undefined ? 'finished (exit code unknown)' : code === 0 ? 'passed' : `exit ${code}`;
+  return firstLine ? `${head}: ${firstLine}` : head;
+}
