@@ -1,0 +1,13 @@
+// What the vector index needs from an embedding model. Two implementations: HashEmbedder (no model,
+// always available) and TransformersEmbedder (a real model in a worker thread).
+export interface Embedder {
+  /** Stable identity of the vector space: vectors from different ids are never compared. */
+  readonly id: string;
+  readonly dims: number;
+  readonly kind: 'model' | 'hash';
+  /** One L2-normalised vector per text, in order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  dispose(): void | Promise<void>;
+}
+
+export { HashEmbedder } from './hashEmbedder';
