@@ -1,0 +1,240 @@
+// Secret masking that runs BEFORE anything is persisted, exported or embedded. Detectors are
+// format-specific (low false positives on error text) plus context rules (KEY=value, URL passwords,
+// Authorization headers). All patterns are bounded so a hostile input costs linear time.
+
+export interface MaskOptions {
+  /** The user's home directory; every occurrence becomes "~". */
+  homeDir?: string;
+  /** Also replace any /home/<u>, /Users/<u>, C:\Users\<u> prefix with "~" (default true). */
+  genericHome?: boolean;
+  /** Team export: replace this user name with «user». */
+  userName?: string;
+  /** Team export: replace this host name with «host». */
+  hostName?: string;
+  /** Team export: replace absolute paths (outside `workspaceRoots`) with «path»/<basename>. */
+  absolutePaths?: boolean;
+  /** Absolute workspace roots; paths under them become workspace-relative when absolutePaths is set. */
+  workspaceRoots?: string[];
+  /** Mask e-mail addresses (default true). */
+  emails?: boolean;
+}
+
+export interface SecretHit {
+  kind: string; // 'github-token', 'aws-access-key', 'private-key', 'env-secret', 'email', ...
+  start: number; // offset of the masked part in the input
+  end: number;
+}
+
+interface Detector {
+  kind: string;
+  re: RegExp; // global; when `group` is set only that capture group is the secret
+  group?: number;
+  /** Optional veto on a match (placeholders, type names). */
+  accept?: (value: string, m: RegExpExecArray) => boolean;
+}
+
+const SAFE_VALUE = /^(?:«[^»]*»|\*+|x+|X+|\.\.\.|<[^>]*>|\$\{[^}]*\}|\$\w+|%\w+%|\{\{[^}]*\}\}|string|number|boolean|any|unknown|null|undefined|none|None|true|false|str|int|bytes|optional|required|changeme|redacted|REDACTED|process\.env\.\w+|os\.environ.*|env\(.*|getenv\(.*)$/;
+const notPlaceholder = (v: string) => v.length > 0 && !SAFE_VALUE.test(v.replace(/^["']|["']$/g, ''));
+
+// Words that make a KEY=value / "key": value pair secret.
+const SECRET_KEY = String.raw`[A-Za-z0-9_.-]{0,40}(?:PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|API[_-]?KEY|APIKEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|AUTH[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?KEY|SIGNING[_-]?KEY|ENCRYPTION[_-]?KEY|MASTER[_-]?KEY|_authToken|DSN|COOKIE[_-]?SECRET|WEBHOOK[_-]?URL)[A-Za-z0-9_.-]{0,40}`;
+
+const DETECTORS: Detector[] = [
+  // Cloud providers
+  { kind: 'aws-access-key', re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  { kind: 'aws-secret-key', re: /(aws.{0,20}?(?:secret|sak).{0,20}?["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, group: 2 },
+  { kind: 'gcp-api-key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { kind: 'azure-client-secret', re: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
+  // Code hosts and chat
+  { kind: 'github-token', re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g },
+  { kind: 'github-token', re: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
+  { kind: 'gitlab-token', re: /\bglpat-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g },
+  { kind: 'slack-token', re: /\bxox[abposre]-[A-Za-z0-9-]{10,}(?![A-Za-z0-9-])/g },
+  { kind: 'slack-webhook', re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{10,}/g },
+  { kind: 'discord-webhook', re: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,}\/[A-Za-z0-9_-]{20,}/g },
+  { kind: 'discord-token', re: /(?<![A-Za-z0-9_-])[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,38}(?![A-Za-z0-9_-])/g },
+  { kind: 'telegram-token', re: /(?<![\d:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
+  // AI and payments
+  { kind: 'anthropic-key', re: /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g },
+  { kind: 'openai-key', re: /\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_-]{0,200}\d)[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g },
+  { kind: 'stripe-key', re: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g },
+  { kind: 'stripe-webhook-secret', re: /\bwhsec_[A-Za-z0-9]{24,}\b/g },
+  // Package registries
+  { kind: 'npm-token', re: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: 'pypi-token', re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  // Generic formats
+  { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  { kind: 'url-password', re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"<>]{1,100}:([^\s@/'"<>]{1,200})@/gi, group: 1, accept: notPlaceholder },
+  { kind: 'connection-string', re: /\b(?:Password|Pwd|AccountKey|SharedAccessKey|SharedAccessSignature|ApiKey|Secret)\s*=\s*([^;\s"']{1,300})/gi, group: 1, accept: notPlaceholder },
+  { kind: 'authorization', re: /\b(?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|Negotiate)\s+)?([^\s"',;]{6,})/gi, group: 1, accept: notPlaceholder },
+  { kind: 'bearer-token', re: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g, group: 1 },
+  { kind: 'cli-password', re: /(?:^|\s)(?:--password|--passwd|--token|--api-key|--secret|-p)(?:=|\s+)(["']?)([^\s"']{4,200})\1(?=\s|$)/gim, group: 2, accept: (v, m) => notPlaceholder(v) && (!m[0].trim().startsWith('-p') || /[^\d]/.test(v) && !/^\d+(:\d+)?$/.test(v)) },
+  // KEY=value, KEY: value, "key": "value" where the key names a secret
+  { kind: 'env-secret', re: new RegExp(String.raw`(?<![A-Za-z0-9_])(["']?)(${SECRET_KEY})\1(\s*[:=]\s*)("[^"\n]{1,500}"|'[^'\n]{1,500}'|[^\s,;"'}\]#]{1,500})`, 'gi'), group: 4, accept: notPlaceholder },
+];
+
+const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g;
+const GENERIC_HOME = /(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)(?!«)[^/\\\s'"`:]{1,64}(?=[/\\]|[\s'"`:]|$)/g;
+
+interface Span { start: number; end: number; kind: string; replacement: string }
+
+/** Every secret-looking span in `text` (overlaps resolved: the earlier, then the longer, wins). */
+export function findSecrets(text: string): SecretHit[] {
+  return collect(text ?? '', {}).filter(s => s.kind !== 'home' && s.kind !== 'user' && s.kind !== 'host' && s.kind !== 'path').map(({ kind, start, end }) => ({ kind, start, end }));
+}
+
+/** Replaces secrets with «secret:kind», e-mails with «email», the home directory with "~". Idempotent. */
+export function maskSecrets(text: string, opts: MaskOptions = {}): string {
+  if (!text) return text ?? '';
+  const spans = collect(text, opts);
+  if (!spans.length) return text;
+  let out = '';
+  let pos = 0;
+  for (const s of spans) {
+    out += text.slice(pos, s.start) + s.replacement;
+    pos = s.end;
+  }
+  return out + text.slice(pos);
+}
+
+function collect(text: string, opts: MaskOptions): Span[] {
+  const spans: Span[] = [];
+  const add = (start: number, end: number, kind: string, replacement = `«secret:${kind}»`) => {
+    if (end > start) spans.push({ start, end, kind, replacement });
+  };
+
+  // PEM blocks span lines, and may be cut off (bounded output) or JSON-escaped ("\n").
+  PEM_BEGIN.lastIndex = 0;
+  for (let m = PEM_BEGIN.exec(text); m; m = PEM_BEGIN.exec(text)) {
+    const endMarker = text.indexOf('-----END ', m.index + m[0].length);
+    let end: number;
+    if (endMarker >= 0 && endMarker - m.index < 20000) {
+      const close = text.indexOf('-----', endMarker + 9);
+      end = close >= 0 ? close + 5 : endMarker + 9;
+    } else {
+      // Truncated: swallow the base64 body that follows.
+      const body = /^(?:[\s"]|\\n|[A-Za-z0-9+/=])*/.exec(text.slice(m.index + m[0].length, m.index + m[0].length + 20000));
+      end = m.index + m[0].length + (body ? body[0].length : 0);
+    }
+    add(m.index, end, 'private-key');
+    PEM_BEGIN.lastIndex = end;
+  }
+
+  for (const d of DETECTORS) {
+    d.re.lastIndex = 0;
+    for (let m = d.re.exec(text); m; m = d.re.exec(text)) {
+      if (m[0].length === 0) { d.re.lastIndex++; continue; }
+      const value = d.group ? m[d.group] : m[0];
+      if (value === undefined || value.includes('«')) continue;
+      if (d.accept && !d.accept(value, m)) continue;
+      const start = d.group ? m.index + m[0].lastIndexOf(value) : m.index;
+      add(start, start + value.length, d.kind);
+    }
+  }
+
+  if (opts.emails !== false) {
+    EMAIL.lastIndex = 0;
+    for (let m = EMAIL.exec(text); m; m = EMAIL.exec(text)) {
+      // git@github.com-style SSH remotes and npm scopes are not people.
+      if (/^(?:git|noreply|no-reply)@/i.test(m[0]) || /@(?:example\.(?:com|org|net)|users\.noreply\.github\.com)$/i.test(m[0])) continue;
+      add(m.index, m.index + m[0].length, 'email', '«email»');
+    }
+  }
+
+  if (opts.homeDir && opts.homeDir.length > 1) {
+    for (const home of homeVariants(opts.homeDir)) {
+      for (let i = text.indexOf(home); i >= 0; i = text.indexOf(home, i + home.length)) {
+        const next = text[i + home.length];
+        if (next === undefined || !/[A-Za-z0-9_.-]/.test(next)) add(i, i + home.length, 'home', '~');
+      }
+    }
+  }
+  if (opts.genericHome !== false) {
+    GENERIC_HOME.lastIndex = 0;
+    for (let m = GENERIC_HOME.exec(text); m; m = GENERIC_HOME.exec(text)) add(m.index, m.index + m[0].length, 'home', '~');
+  }
+  if (opts.absolutePaths) {
+    const roots = (opts.workspaceRoots ?? []).filter(r => r.length > 1).map(r => r.replace(/[\\/]+$/, ''));
+    const ABS = /(?<![\w.~«])(?:\/(?:[\w.@+-]+\/)+[\w.@+-]*|[A-Za-z]:\\(?:[\w.@+ -]+\\)+[\w.@+-]*)/g;
+    for (let m = ABS.exec(text); m; m = ABS.exec(text)) {
+      const p = m[0];
+      const root = roots.find(r => p === r || p.startsWith(r + '/') || p.startsWith(r + '\\'));
+      if (root) add(m.index, m.index + p.length, 'path', p.slice(root.length + 1) || '.');
+      else add(m.index, m.index + p.length, 'path', `«path»/${p.split(/[\\/]/).filter(Boolean).pop() ?? ''}`);
+    }
+  }
+  for (const [name, kind] of [[opts.userName, 'user'], [opts.hostName, 'host']] as const) {
+    if (!name || name.length < 3) continue;
+    const re = new RegExp(`(?<![A-Za-z0-9_-])${escapeRe(name)}(?![A-Za-z0-9_-])`, 'gi');
+    for (let m = re.exec(text); m; m = re.exec(text)) add(m.index, m.index + m[0].length, kind, `«${kind}»`);
+  }
+  return resolveOverlaps(spans);
+}
+
+function homeVariants(home: string): string[] {
+  const h = home.replace(/[\\/]+$/, '');
+  const out = new Set([h, h.replace(/\\/g, '/'), h.replace(/\//g, '\\'), h.replace(/\\/g, '\\\\')]);
+  return [...out].filter(x => x.length > 1).sort((a, b) => b.length - a.length);
+}
+
+function resolveOverlaps(spans: Span[]): Span[] {
+  spans.sort((a, b) => a.start - b.start || (b.end - b.start) - (a.end - a.start));
+  const out: Span[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s.start < last.end) {
+      // A secret beats a home/path rewrite that overlaps it; otherwise keep the earlier, longer span.
+      if (isSecret(s) && !isSecret(last)) { out[out.length - 1] = s; }
+      else if (s.end > last.end && isSecret(last) && isSecret(s)) { last.end = s.end; }
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+function isSecret(s: Span): boolean {
+  return s.replacement.startsWith('«secret:');
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+const SECRET_FIELD = /^(?:.*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|authorization|cookie).*)$/i;
+
+/**
+ * Deep copy with every string masked. Only own enumerable keys are copied and `__proto__` is skipped,
+ * so hostile JSON cannot pollute prototypes; a string under a secret-named key is masked whole.
+ */
+export function maskDeep<T>(value: T, opts: MaskOptions = {}): T {
+  const seen = new WeakMap<object, unknown>();
+  const walk = (v: unknown, key: string | undefined, depth: number): unknown => {
+    if (typeof v === 'string') {
+      if (key !== undefined && SECRET_FIELD.test(key) && notPlaceholder(v) && !/^(?:true|false)$/i.test(v)) {
+        return v.includes('«') ? v : '«secret:field»';
+      }
+      return maskSecrets(v, opts);
+    }
+    if (v === null || typeof v !== 'object' || depth > 64) return v;
+    if (seen.has(v)) return seen.get(v);
+    if (Array.isArray(v)) {
+      const arr: unknown[] = [];
+      seen.set(v, arr);
+      for (const item of v) arr.push(walk(item, undefined, depth + 1));
+      return arr;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return v; // Dates, Maps, buffers: not ours to rewrite
+    const obj: Record<string, unknown> = {};
+    seen.set(v, obj);
+    for (const k of Object.keys(v)) {
+      if (k === '__proto__') continue;
+      const child = walk((v as Record<string, unknown>)[k], k, depth + 1);
+      Object.defineProperty(obj, k, { value: child, enumerable: true, writable: true, configurable: true });
+    }
+    return obj;
+  };
+  return walk(value, undefined, 0) as T;
+}
