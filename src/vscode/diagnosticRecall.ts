@@ -1,0 +1,188 @@
+// Memories relevant to the error diagnostics of open files, computed in the background when diagnostics
+// or memories change, so the hover and the status bar mostly read a cache instead of recalling on the
+// main thread while the user waits. Keyed by (file, diagnostic signature, memory revision).
+import * as vscode from 'vscode';
+import type { Memory, RecallQuery, RecallResult } from '../core/types';
+import { normaliseSignature, signatureOf } from '../core/signature';
+import { formatError } from './errors';
+import type { Services } from './services';
+
+/** Below this score a result must share the error's signature to be shown next to an error. */
+const MIN_SCORE = 0.45;
+const MAX_DIAGNOSTICS_PER_FILE = 20;
+const DEBOUNCE_MS = 250;
+
+export interface DiagnosticMemories {
+  diagnostic: vscode.Diagnostic;
+  signature: string;
+  results: RecallResult[];
+}
+
+/** The text a diagnostic is recalled by: tsc-like "error TS2322: message" so the signature code survives. */
+export function diagnosticText(d: vscode.Diagnostic): string {
+  const code = typeof d.code === 'object' ? d.code.value : d.code;
+  const source = (d.source ?? '').toLowerCase();
+  if (code !== undefined && (source === 'ts' || source === 'typescript' || source === 'js')) {
+    return `error TS${code}: ${d.message}`;
+  }
+  return code !== undefined ? `${d.source ?? 'error'} ${code}: ${d.message}` : d.message;
+}
+
+export function diagnosticSignature(d: vscode.Diagnostic): string {
+  const text = diagnosticText(d);
+  return signatureOf(text)?.key ?? normaliseSignature(d.message, d.source?.toLowerCase()).key;
+}
+
+function memorySignatureKey(m: Memory): string | undefined {
+  if (m.kind === 'lesson' || m.kind === 'episode') return m.errorSignature;
+  return undefined;
+}
+
+/** Only what truly belongs next to this error: the same signature, or a strong match. */
+export function isRelevantToError(r: RecallResult, signature: string): boolean {
+  if (memorySignatureKey(r.memory) === signature) return true;
+  if (r.why.some(w => /signature/i.test(w))) return true;
+  return r.score >= MIN_SCORE;
+}
+
+const instances = new WeakMap<Services, DiagnosticRecall>();
+
+export class DiagnosticRecall implements vscode.Disposable {
+  /** One per Services, shared by the hover and the status bar. */
+  static for(services: Services): DiagnosticRecall {
+    let inst = instances.get(services);
+    if (!inst) {
+      inst = new DiagnosticRecall(services);
+      instances.set(services, inst);
+      services.context.subscriptions.push(inst);
+    }
+    return inst;
+  }
+
+  private revision = 0;
+  private readonly cache = new Map<string, RecallResult[]>();
+  private readonly pending = new Map<string, Promise<RecallResult[]>>();
+  private readonly dirty = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly updated = new vscode.EventEmitter<vscode.Uri>();
+  /** Fires when the memories known for a file changed (after background recall). */
+  readonly onDidUpdate = this.updated.event;
+  private readonly disposables: vscode.Disposable[] = [this.updated];
+
+  private constructor(private readonly services: Services) {
+    this.disposables.push(
+      vscode.languages.onDidChangeDiagnostics(e => this.schedule(e.uris)),
+      services.onDidChangeMemories(() => {
+        this.revision++;
+        this.cache.clear();
+        this.schedule(vscode.window.visibleTextEditors.map(e => e.document.uri));
+      }),
+      vscode.window.onDidChangeVisibleTextEditors(eds => this.schedule(eds.map(e => e.document.uri))),
+    );
+  }
+
+  errorDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+    return vscode.languages.getDiagnostics(uri)
+      .filter(d => d.severity === vscode.DiagnosticSeverity.Error)
+      .slice(0, MAX_DIAGNOSTICS_PER_FILE);
+  }
+
+  private key(uri: vscode.Uri, signature: string): string {
+    return `${this.revision}|${uri.toString()}|${signature}`;
+  }
+
+  /** Cached relevant memories for one diagnostic, or undefined when not computed yet. */
+  cached(uri: vscode.Uri, d: vscode.Diagnostic): RecallResult[] | undefined {
+    return this.cache.get(this.key(uri, diagnosticSignature(d)));
+  }
+
+  /** Relevant memories for one diagnostic: from the cache, or recalled now (and cached). */
+  resolve(uri: vscode.Uri, d: vscode.Diagnostic): Promise<RecallResult[]> {
+    const signature = diagnosticSignature(d);
+    const key = this.key(uri, signature);
+    const hit = this.cache.get(key);
+    if (hit) return Promise.resolve(hit);
+    let p = this.pending.get(key);
+    if (!p) {
+      p = this.recallFor(uri, d, signature)
+        .then(results => { this.cache.set(key, results); return results; })
+        .finally(() => this.pending.delete(key));
+      this.pending.set(key, p);
+    }
+    return p;
+  }
+
+  /** Relevant memories for every error in the file (each memory once, best first). */
+  async forFile(uri: vscode.Uri): Promise<DiagnosticMemories[]> {
+    const out: DiagnosticMemories[] = [];
+    for (const d of this.errorDiagnostics(uri)) {
+      const results = await this.resolve(uri, d);
+      if (results.length) out.push({ diagnostic: d, signature: diagnosticSignature(d), results });
+    }
+    return out;
+  }
+
+  /** Distinct memory ids relevant to the file's errors, from the cache only (cheap, synchronous). */
+  cachedIdsForFile(uri: vscode.Uri): Set<string> {
+    const ids = new Set<string>();
+    for (const d of this.errorDiagnostics(uri)) for (const r of this.cached(uri, d) ?? []) ids.add(r.memory.id);
+    return ids;
+  }
+
+  private async recallFor(uri: vscode.Uri, d: vscode.Diagnostic, signature: string): Promise<RecallResult[]> {
+    const file = this.services.workspaceRelative(uri);
+    const q: RecallQuery = { text: diagnosticText(d), file, k: 3 };
+    const results = await quietRecall(this.services, q);
+    return results.filter(r => isRelevantToError(r, signature));
+  }
+
+  private schedule(uris: readonly vscode.Uri[]): void {
+    if (!this.services.config().hover.enabled && !this.services.config().recall.proactive) return;
+    const visible = new Set(vscode.window.visibleTextEditors.map(e => e.document.uri.toString()));
+    for (const uri of uris) {
+      // Only files someone is looking at: a workspace-wide diagnostics burst must not become recall work.
+      if (uri.scheme === 'file' && visible.has(uri.toString())) this.dirty.add(uri.toString());
+    }
+    if (!this.dirty.size || this.timer) return;
+    this.timer = setTimeout(() => { this.timer = undefined; void this.flush(); }, DEBOUNCE_MS);
+  }
+
+  private async flush(): Promise<void> {
+    const uris = [...this.dirty].map(u => vscode.Uri.parse(u));
+    this.dirty.clear();
+    for (const uri of uris) {
+      if (!this.errorDiagnostics(uri).length) { this.updated.fire(uri); continue; }
+      try {
+        await this.forFile(uri);
+        this.updated.fire(uri);
+      } catch (e) {
+        this.services.logger.warn(`background recall for ${uri.fsPath} failed: ${formatError(e)}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/**
+ * Recall without noting the memories as shown: precomputed results are not seen by anyone until the
+ * hover opens (which notes them), and a false "shown" would turn a later unrelated fix into credit.
+ * Mirrors Services.recall's owners and cap.
+ */
+export async function quietRecall(services: Services, q: RecallQuery): Promise<RecallResult[]> {
+  const cfg = services.config();
+  const k = q.k ?? cfg.recall.maxResults;
+  const owners = q.owners ?? (['workspace', ...(cfg.recall.includeTeam ? ['team' as const] : [])]);
+  const main = await services.store();
+  const results = await main.recall({ ...q, k, owners });
+  const personal = await services.personalStore().catch(() => undefined);
+  if (personal) {
+    const more = await personal.recall({ ...q, k, owners: ['personal'] });
+    results.push(...more.map(r => ({ ...r, why: [...r.why, 'personal memory'] })));
+    results.sort((a, b) => b.score - a.score);
+  }
+  return results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));
+}

@@ -1,0 +1,101 @@
+// A compact hover on error diagnostics with the few memories that explain them, and one-click feedback.
+// The markdown trusts only Engram's own commands and renders memory text escaped (it is untrusted), so
+// a memory cannot become a link, an image, HTML or a command.
+import * as vscode from 'vscode';
+import type { Memory, RecallResult } from '../core/types';
+import { confidenceOf, flagReasons } from './chat/prompt';
+import { DiagnosticRecall } from './diagnosticRecall';
+import { commandUri, escapeInline, percent } from './markdown';
+import type { Services } from './services';
+
+export const HOVER_COMMANDS = ['engram.markHelpful', 'engram.markNotHelpful', 'engram.openMemory'];
+const MAX_MEMORIES = 3;
+
+export function registerHover(services: Services): void {
+  const recall = DiagnosticRecall.for(services);
+  const provider: vscode.HoverProvider = {
+    async provideHover(doc, pos, token) {
+      if (!services.config().hover.enabled) return undefined;
+      const diags = recall.errorDiagnostics(doc.uri).filter(d => d.range.contains(pos)).slice(0, 2);
+      if (!diags.length) return undefined;
+      const seen = new Set<string>();
+      const shown: RecallResult[] = [];
+      for (const d of diags) {
+        // Usually a cache hit (precomputed when diagnostics changed); a miss recalls asynchronously.
+        const results = recall.cached(doc.uri, d) ?? await recall.resolve(doc.uri, d).catch(e => {
+          services.logger.warn(`hover recall failed: ${e instanceof Error ? e.message : String(e)}`);
+          return [];
+        });
+        if (token.isCancellationRequested) return undefined;
+        for (const r of results) {
+          if (seen.has(r.memory.id) || shown.length >= MAX_MEMORIES) continue;
+          seen.add(r.memory.id);
+          shown.push(r);
+        }
+      }
+      if (!shown.length) return undefined;
+      services.noteShown(shown.map(r => r.memory.id), services.workspaceRelative(doc.uri));
+      const range = diags.reduce((acc, d) => acc.union(d.range), diags[0].range);
+      return new vscode.Hover(renderHover(shown), range);
+    },
+  };
+  services.context.subscriptions.push(vscode.languages.registerHoverProvider({ scheme: 'file' }, provider));
+}
+
+/** The hover markdown. Exported for tests that check hostile text stays inert. */
+export function renderHover(results: readonly RecallResult[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', true);
+  md.isTrusted = { enabledCommands: HOVER_COMMANDS };
+  md.supportHtml = false;
+  md.appendMarkdown(`$(lightbulb) **${escapeInline(vscode.l10n.t('Engram remembers'))}**\n\n`);
+  results.forEach((r, i) => {
+    if (i > 0) md.appendMarkdown('\n\n---\n\n');
+    md.appendMarkdown(renderMemory(r.memory));
+  });
+  return md;
+}
+
+function renderMemory(m: Memory): string {
+  const lines: string[] = [];
+  const label = (s: string) => `**${escapeInline(s)}:**`;
+  switch (m.kind) {
+    case 'lesson':
+      lines.push(`${label(vscode.l10n.t('Root cause'))} ${escapeInline(m.rootCause, 300)}`);
+      lines.push(`${label(vscode.l10n.t('Fix'))} ${escapeInline(m.fixApproach, 300)}`);
+      break;
+    case 'rule':
+      lines.push(`${label(vscode.l10n.t('Rule'))} ${escapeInline(m.instruction, 300)}`);
+      break;
+    case 'fact':
+      lines.push(`${label(vscode.l10n.t('Fact'))} ${escapeInline(m.content, 300)}`);
+      break;
+    case 'episode':
+      lines.push(`${label(vscode.l10n.t('Last time'))} ${escapeInline(m.summary || m.trigger, 300)}`);
+      if (m.resolution) lines.push(`${label(vscode.l10n.t('Fix'))} ${escapeInline(m.resolution, 300)}`);
+      break;
+  }
+  if (flagReasons(m).length) lines.push(`$(warning) ${escapeInline(vscode.l10n.t('Flagged: this memory contains text that looks like instructions.'))}`);
+  const seen = m.kind === 'lesson' ? Math.max(1, m.evidence.length) : Math.max(1, m.accessCount);
+  const scope = m.scope.length ? m.scope.join(', ') : vscode.l10n.t('whole workspace');
+  lines.push([
+    escapeInline(vscode.l10n.t('{0} confidence', percent(confidenceOf(m)))),
+    escapeInline(maturityLabel(m.maturity)),
+    escapeInline(vscode.l10n.t('scope {0}', scope), 160),
+    escapeInline(seen === 1 ? vscode.l10n.t('seen once') : vscode.l10n.t('seen {0} times', seen)),
+  ].join(' · '));
+  lines.push([
+    `[$(thumbsup) ${escapeInline(vscode.l10n.t('Helpful'))}](${commandUri('engram.markHelpful', [m.id])})`,
+    `[$(thumbsdown) ${escapeInline(vscode.l10n.t("Didn't help"))}](${commandUri('engram.markNotHelpful', [m.id])})`,
+    `[$(book) ${escapeInline(vscode.l10n.t('Open in sidebar'))}](${commandUri('engram.openMemory', [m.id])})`,
+  ].join(' · '));
+  return lines.join('  \n');
+}
+
+export function maturityLabel(m: Memory['maturity']): string {
+  switch (m) {
+    case 'observation': return vscode.l10n.t('observation');
+    case 'pattern': return vscode.l10n.t('pattern');
+    case 'rule': return vscode.l10n.t('rule');
+    case 'constraint': return vscode.l10n.t('constraint');
+  }
+}

@@ -1,0 +1,76 @@
+// Builds memories written by hand (command, @memory /remember, the engram_remember tool) with the same
+// defaults everywhere: workspace owner, a weak prior, maturity "observation" (trust is earned later),
+// secrets masked before the store ever sees the text.
+import type { Fact, Lesson, MemoryBase, MemorySource, Rule } from '../core/types';
+import { newId } from '../core/ids';
+import { maskSecrets } from '../core/mask';
+import { normaliseSignature, signatureOf } from '../core/signature';
+
+export interface Origin {
+  workspace: string;
+  source: MemorySource;
+  /** Agent namespace: "user" for the person, "copilot" for the tool. */
+  agent: string;
+  now?: number;
+}
+
+function base(origin: Origin, prefix: string, scope: string[], tags: string[]): Omit<MemoryBase, 'kind'> {
+  const now = origin.now ?? Date.now();
+  return {
+    id: newId(prefix),
+    owner: { scope: 'workspace', workspace: origin.workspace, agent: origin.agent },
+    createdAt: now,
+    updatedAt: now,
+    accessCount: 0,
+    importance: 0.5,
+    source: origin.source,
+    tags: tags.map(t => t.trim()).filter(Boolean),
+    scope: scope.map(s => s.trim()).filter(Boolean),
+    confidence: { alpha: 1, beta: 1 },
+    maturity: 'observation',
+  };
+}
+
+export function newLesson(origin: Origin, input: {
+  errorText: string; rootCause: string; fixApproach: string; scope?: string[]; tags?: string[];
+}): Lesson {
+  const errorText = maskSecrets(input.errorText.trim());
+  const sig = signatureOf(errorText) ?? normaliseSignature(errorText);
+  return {
+    ...base(origin, 'les', input.scope ?? [], input.tags ?? []),
+    kind: 'lesson',
+    errorSignature: sig.key,
+    errorText,
+    errorCategory: sig.family,
+    stack: sig.tool && sig.tool !== 'generic' ? [sig.tool] : [],
+    rootCause: maskSecrets(input.rootCause.trim()),
+    fixApproach: maskSecrets(input.fixApproach.trim()),
+    evidence: [],
+    outcome: 'success',
+  };
+}
+
+export function newFact(origin: Origin, input: { content: string; scope?: string[]; tags?: string[]; topic?: string }): Fact {
+  return {
+    ...base(origin, 'fact', input.scope ?? [], input.tags ?? []),
+    kind: 'fact',
+    content: maskSecrets(input.content.trim()),
+    topic: input.topic,
+    type: 'fact',
+  };
+}
+
+export function newRule(origin: Origin, input: { instruction: string; scope?: string[]; tags?: string[] }): Rule {
+  return {
+    ...base(origin, 'rule', input.scope ?? [], input.tags ?? []),
+    kind: 'rule',
+    instruction: maskSecrets(input.instruction.trim()),
+  };
+}
+
+/** "Always…", "Never…", "Do not…", "항상…", "절대…", "반드시…", "…하지 마" read as rules; the rest as facts. */
+export function looksLikeRule(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  return /^(always|never|must|do not|don't|dont|avoid|prefer|use |only )/.test(t)
+    || /(항상|절대|반드시|하지\s*마|금지|말\s*것)/.test(t);
+}

@@ -1,0 +1,59 @@
+// "$(lightbulb) 3" in the status bar: how many memories are relevant to the errors of the file in the
+// active editor. Hidden when none. Reads the background recall cache, so it costs nothing per keystroke.
+import * as vscode from 'vscode';
+import { DiagnosticRecall } from './diagnosticRecall';
+import type { Services } from './services';
+
+export function registerRelevantStatus(services: Services): void {
+  const recall = DiagnosticRecall.for(services);
+  const item = vscode.window.createStatusBarItem('engram.relevant', vscode.StatusBarAlignment.Left, 90);
+  item.name = vscode.l10n.t('Engram: relevant memories');
+  item.command = 'engram.showPanel';
+  services.context.subscriptions.push(item);
+
+  let generation = 0;
+  const update = async (): Promise<void> => {
+    const mine = ++generation;
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.uri.scheme !== 'file' || !recall.errorDiagnostics(editor.document.uri).length) {
+      item.hide();
+      return;
+    }
+    const uri = editor.document.uri;
+    let ids = recall.cachedIdsForFile(uri);
+    if (!ids.size) {
+      // Not precomputed yet (e.g. the editor just opened): recall in the background, then show.
+      try {
+        await recall.forFile(uri);
+      } catch {
+        item.hide();
+        return;
+      }
+      if (mine !== generation) return;
+      ids = recall.cachedIdsForFile(uri);
+    }
+    if (!ids.size) { item.hide(); return; }
+    item.text = `$(lightbulb) ${ids.size}`;
+    item.tooltip = ids.size === 1
+      ? vscode.l10n.t('Engram: 1 memory is relevant to the errors in this file. Click to open.')
+      : vscode.l10n.t('Engram: {0} memories are relevant to the errors in this file. Click to open.', ids.size);
+    item.show();
+  };
+
+  services.context.subscriptions.push(
+    vscode.window.onDidChangeActiveTextEditor(() => void update()),
+    recall.onDidUpdate(uri => {
+      if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) void update();
+    }),
+    vscode.languages.onDidChangeDiagnostics(e => {
+      const active = vscode.window.activeTextEditor?.document.uri.toString();
+      // Errors gone: hide at once; new errors are shown after the background recall fires onDidUpdate.
+      if (active && e.uris.some(u => u.toString() === active) && !recall.cachedIdsForFile(vscode.Uri.parse(active)).size) {
+        if (!recall.errorDiagnostics(vscode.Uri.parse(active)).length) item.hide();
+      }
+    }),
+  );
+  // Not during activation: the first recall loads the store bundle, which activation must not wait on.
+  const first = setTimeout(() => void update(), 1500);
+  services.context.subscriptions.push({ dispose: () => clearTimeout(first) });
+}
