@@ -10,6 +10,22 @@ NODE_MAJOR=24
 mkdir -p "$CACHE"
 log() { echo "[host-setup] $*" >&2; }
 
+# Two runs at once (npm test in two terminals, CI retries) must not build into the same folder:
+# the second waits for the first, then finds the cache ready.
+exec 9>"$CACHE/.setup.lock"
+if ! flock -n 9; then
+  log "another setup is running; waiting for it"
+  flock 9
+fi
+
+# Quiet commands: output goes to a log file and is shown only when the command fails.
+quiet() {
+  local logf="$CACHE/.last-setup-step.log"
+  if ! "$@" >"$logf" 2>&1; then
+    log "failed: $*"; tail -n 40 "$logf" >&2; return 1
+  fi
+}
+
 # Debian packages: Chromium for the browser client, libkrb5-dev for code-server's kerberos build.
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
@@ -17,7 +33,8 @@ dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     log "apt-get install ${need_apt[*]}"
-    apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >&2
+    quiet apt-get update -qq
+    quiet env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Dpkg::Use-Pty=0 "${need_apt[@]}"
   else
     log "missing Debian packages: ${need_apt[*]} (run: sudo apt-get install -y ${need_apt[*]})"; exit 1
   fi
@@ -39,9 +56,11 @@ CS_DIR="$CACHE/code-server-$CS_VERSION"
 if [ ! -x "$CS_DIR/node_modules/.bin/code-server" ]; then
   log "installing code-server@$CS_VERSION (first run only; takes several minutes)"
   rm -rf "$CS_DIR.partial" && mkdir -p "$CS_DIR.partial"
+  started=$(date +%s)
   (cd "$CS_DIR.partial" && echo '{"name":"engram-host","private":true}' > package.json &&
     PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
-    npm install "code-server@$CS_VERSION" playwright-core --no-audit --no-fund --loglevel=error >&2)
+    quiet npm install "code-server@$CS_VERSION" playwright-core --no-audit --no-fund --loglevel=error)
+  log "code-server installed in $(( $(date +%s) - started )) s"
   rm -rf "$CS_DIR" && mv "$CS_DIR.partial" "$CS_DIR"
 fi
 
