@@ -1,0 +1,311 @@
+#!/usr/bin/env node
+// `engram`: the headless entry over the same store the extension uses (same folder layout, same lock),
+// for scripts, CI and other tools. Output is a contract: JSON with --json, readable text otherwise;
+// errors go to stderr with a non-zero exit code.
+import * as fs from 'fs';
+import * as path from 'path';
+import * as readline from 'readline';
+import { mean } from './core/trust';
+import { toWorkspaceRelative } from './core/scope';
+import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
+import { memoryTitle } from './core/types';
+import { MemoryStore } from './store/memoryStore';
+
+const USAGE = `engram — episodic memory for coding agents (headless)
+
+usage: engram --store DIR <command> [options]
+
+commands:
+  import FILE [--trusted] [--batch N]   import JSON lines (one memory per line; "-" reads stdin)
+                                        --trusted keeps maturity/confidence as written (your own backup)
+  recall QUERY [--file PATH] [--k N] [--json] [--kinds a,b] [--owners a,b] [--outcome success|failure]
+  recall --stdin ...                    read the query from stdin
+  recall --queries FILE [--json]        JSON lines {"query": "...", "file": "..."}: one result line each
+  export [--out FILE]                   all memories in the import format (round-trips)
+  stats [--json]                        counts by kind and maturity, embedder, recovery warnings
+  show ID [--json]                      one memory with its trust and event history
+  forget ID [--reason TEXT]             delete a memory (and its index entries)
+  feedback ID prevented|still_failed [--reason TEXT]
+
+options:
+  --store DIR    memory folder (default: $ENGRAM_STORE_DIR)
+  --json         machine-readable output
+  --help         this text
+
+Recall runs without a model here: signatures + BM25 words + the hash embedder ("embedder": "hash").`;
+
+class UsageError extends Error {}
+
+interface Args { positional: string[]; flags: Map<string, string | true> }
+
+const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace']);
+
+export function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') { positional.push(...argv.slice(i + 1)); break; }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+      if (eq > 0) flags.set(name, a.slice(eq + 1));
+      else if (VALUE_FLAGS.has(name)) {
+        if (i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
+        flags.set(name, argv[++i]);
+      } else flags.set(name, true);
+    } else if (a === '-h') {
+      flags.set('help', true);
+    } else {
+      positional.push(a);
+    }
+  }
+  return { positional, flags };
+}
+
+function str(args: Args, name: string): string | undefined {
+  const v = args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+function list<T extends string>(args: Args, name: string, allowed: readonly T[]): T[] | undefined {
+  const v = str(args, name);
+  if (v === undefined) return undefined;
+  const items = v.split(',').map(s => s.trim()).filter(Boolean);
+  for (const x of items) if (!allowed.includes(x as T)) throw new UsageError(`--${name}: "${x}" is not one of ${allowed.join(', ')}`);
+  return items as T[];
+}
+
+interface Io { out(s: string): void; err(s: string): void; stdin(): AsyncIterable<string> }
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  let args: Args;
+  try { args = parseArgs(argv); } catch (e) { io.err(`engram: ${(e as Error).message}\n${USAGE}\n`); return 2; }
+  const [cmd, ...rest] = args.positional;
+  if (args.flags.has('help') || !cmd || cmd === 'help') { io.out(USAGE + '\n'); return cmd || args.flags.has('help') ? 0 : 2; }
+  const dir = str(args, 'store') ?? process.env.ENGRAM_STORE_DIR;
+  if (!dir) { io.err('engram: --store DIR is required (or set ENGRAM_STORE_DIR)\n'); return 2; }
+  const json = args.flags.has('json');
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true };
+  if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
+
+  // Reading commands never create a store where there is none; writing ones may.
+  const reading = cmd === 'recall' || cmd === 'export' || cmd === 'stats' || cmd === 'show';
+  if (reading && !fs.existsSync(dir)) { io.err(`engram: no memory store at ${dir}\n`); return 1; }
+
+  let store: MemoryStore | undefined;
+  try {
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId: str(args, 'workspace'), readOnly: reading });
+    switch (cmd) {
+      case 'import': return await runImport(store, rest, args, io);
+      case 'recall': return await runRecall(store, rest, args, io, json);
+      case 'export': return runExport(store, args, io);
+      case 'stats': return runStats(store, io, json);
+      case 'show': return runShow(store, rest, io, json);
+      case 'forget': {
+        const id = need(rest[0], 'forget needs a memory id');
+        await store.forget(id, str(args, 'reason') ?? 'forgotten from the command line');
+        io.out(json ? JSON.stringify({ forgotten: id }) + '\n' : `forgot ${id}\n`);
+        return 0;
+      }
+      case 'feedback': {
+        const id = need(rest[0], 'feedback needs a memory id');
+        const outcome = rest[1];
+        if (outcome !== 'prevented' && outcome !== 'still_failed') throw new UsageError('feedback needs "prevented" or "still_failed"');
+        const before = store.get(id)?.maturity;
+        await store.feedback(id, outcome as FeedbackOutcome, { reason: str(args, 'reason') });
+        const m = store.get(id);
+        const out = { id, outcome, maturity: m?.maturity, previousMaturity: before, confidence: m ? round(mean(m.confidence)) : undefined };
+        io.out(json ? JSON.stringify(out) + '\n' : `${id}: ${outcome}; ${m?.maturity}${before !== m?.maturity ? ` (was ${before})` : ''}, confidence ${pct(out.confidence ?? 0)}\n`);
+        return 0;
+      }
+    }
+    return 2;
+  } catch (e) {
+    if (e instanceof UsageError) { io.err(`engram: ${e.message}\n`); return 2; }
+    io.err(`engram: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    await store?.close().catch(() => undefined);
+  }
+}
+
+function need(v: string | undefined, msg: string): string {
+  if (!v) throw new UsageError(msg);
+  return v;
+}
+
+async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io): Promise<number> {
+  const file = need(rest[0], 'import needs a FILE (JSON lines, or - for stdin)');
+  let lines: AsyncIterable<string>;
+  if (file === '-') {
+    lines = io.stdin();
+  } else {
+    try {
+      const st = fs.statSync(file);
+      if (!st.isFile()) throw new Error('not a file');
+    } catch (e) {
+      io.err(`engram: cannot read ${file}: ${(e as Error).message}\n`);
+      return 1;
+    }
+    lines = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  }
+  const batch = str(args, 'batch');
+  const report = await store.importLines(lines, {
+    trusted: args.flags.has('trusted'),
+    batchSize: batch ? Math.max(1, Number(batch) || 500) : undefined,
+  });
+  io.out(JSON.stringify({ imported: report.imported, skipped: report.skipped, errors: report.errors, merged: report.merged ?? 0 }) + '\n');
+  // Exit 0 when anything was usable; 1 when every line failed (the file was not an import at all).
+  return report.imported === 0 && (report.merged ?? 0) === 0 && report.errors.length > 0 ? 1 : 0;
+}
+
+function resultJson(r: RecallResult) {
+  const m = r.memory;
+  const base = {
+    id: m.id, kind: m.kind, score: r.score, why: r.why, title: memoryTitle(m), scope: m.scope,
+    maturity: m.maturity, confidence: round(mean(m.confidence)),
+  };
+  switch (m.kind) {
+    case 'lesson': return { ...base, rootCause: m.rootCause, fixApproach: m.fixApproach, errorText: m.errorText, errorSignature: m.errorSignature, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
+    case 'episode': return { ...base, summary: m.summary, outcome: m.outcome, resolution: m.resolution, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
+    case 'fact': return { ...base, content: m.content, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
+    case 'rule': return { ...base, instruction: m.instruction, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
+  }
+}
+
+async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io, json: boolean): Promise<number> {
+  const kVal = str(args, 'k');
+  const k = kVal === undefined ? undefined : Number(kVal);
+  if (k !== undefined && (!Number.isInteger(k) || k < 1 || k > 1000)) throw new UsageError('--k must be a whole number from 1 to 1000');
+  const kinds = list<MemoryKind>(args, 'kinds', ['lesson', 'episode', 'fact', 'rule']);
+  const owners = list<OwnerScope>(args, 'owners', ['workspace', 'personal', 'team']);
+  const outcome = str(args, 'outcome');
+  if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure') throw new UsageError('--outcome must be success or failure');
+  const cwd = process.cwd();
+  const rel = (f: string | undefined) => (f ? toWorkspaceRelative(f, [cwd]) ?? f : undefined);
+  const ask = (query: string, file?: string) => store.recall({ text: query, file: rel(file), k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined });
+
+  const queriesFile = str(args, 'queries');
+  if (queriesFile) {
+    const rl = readline.createInterface({ input: queriesFile === '-' ? process.stdin : fs.createReadStream(queriesFile, { encoding: 'utf8' }), crlfDelay: Infinity });
+    let n = 0;
+    for await (const line of rl) {
+      n++;
+      if (!line.trim()) continue;
+      let q: { query?: unknown; file?: unknown; k?: unknown };
+      try { q = JSON.parse(line); } catch { io.out(JSON.stringify({ line: n, error: 'not valid JSON' }) + '\n'); continue; }
+      if (typeof q?.query !== 'string') { io.out(JSON.stringify({ line: n, error: '"query" must be a string' }) + '\n'); continue; }
+      const file = typeof q.file === 'string' && q.file ? q.file : undefined;
+      const results = await store.recall({ text: q.query, file: rel(file), k: typeof q.k === 'number' ? q.k : k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined });
+      if (json) io.out(JSON.stringify({ query: q.query, ...(file ? { file } : {}), results: results.map(resultJson) }) + '\n');
+      else io.out(readable(q.query, results) + '\n');
+    }
+    return 0;
+  }
+
+  let query: string;
+  if (args.flags.has('stdin')) {
+    const chunks: string[] = [];
+    for await (const line of io.stdin()) chunks.push(line);
+    query = chunks.join('\n');
+  } else {
+    query = rest.join(' ');
+  }
+  if (!query.trim()) throw new UsageError('recall needs a QUERY (or --stdin, or --queries FILE)');
+  const file = str(args, 'file');
+  const results = await ask(query, file);
+  if (json) io.out(JSON.stringify({ query, ...(file ? { file: rel(file) } : {}), results: results.map(resultJson) }) + '\n');
+  else io.out(readable(query, results));
+  return 0;
+}
+
+function readable(query: string, results: RecallResult[]): string {
+  if (!results.length) return `No memories for: ${firstLine(query)}\n`;
+  let s = '';
+  results.forEach((r, i) => {
+    const m = r.memory;
+    s += `${i + 1}. [${m.kind}, ${m.maturity}] ${memoryTitle(m)}  (${m.id}, score ${r.score.toFixed(2)})\n`;
+    if (m.kind === 'lesson') {
+      if (m.rootCause) s += `   cause: ${m.rootCause}\n`;
+      if (m.fixApproach) s += `   fix:   ${m.fixApproach}\n`;
+    } else if (m.kind === 'episode' && m.resolution) {
+      s += `   resolution: ${m.resolution}\n`;
+    }
+    if (m.scope.length) s += `   scope: ${m.scope.join(', ')}\n`;
+    s += `   why:   ${r.why.join('; ')}\n`;
+    if (m.flagged?.length) s += `   note:  contains instruction-like text (${m.flagged.join(', ')}); shown as data\n`;
+  });
+  return s;
+}
+
+function runExport(store: MemoryStore, args: Args, io: Io): number {
+  const lines = store.exportLines();
+  const text = lines.length ? lines.join('\n') + '\n' : '';
+  const out = str(args, 'out');
+  if (out) {
+    const tmp = `${out}.tmp-${process.pid}`;
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, out);
+    io.err(`exported ${lines.length} memories to ${out}\n`);
+  } else {
+    io.out(text);
+  }
+  return 0;
+}
+
+function runStats(store: MemoryStore, io: Io, json: boolean): number {
+  const s = store.stats();
+  if (json) { io.out(JSON.stringify(s) + '\n'); return 0; }
+  io.out(`${s.memories} memories (${Object.entries(s.byKind).map(([k, v]) => `${v} ${k}s`).join(', ')})\n` +
+    `maturity: ${Object.entries(s.byMaturity).map(([k, v]) => `${k} ${v}`).join(', ')}\n` +
+    `quarantined ${s.quarantined}, flagged ${s.flagged}; embedder ${s.embedder}${s.embedder === 'hash' ? ' (no model: words, signatures and hashed vectors)' : ''}, ${s.vectors} vectors\n` +
+    (s.warnings.length ? `warnings:\n${s.warnings.map(w => `  - ${w}`).join('\n')}\n` : ''));
+  return 0;
+}
+
+function runShow(store: MemoryStore, rest: string[], io: Io, json: boolean): number {
+  const id = need(rest[0], 'show needs a memory id');
+  const m = store.get(id);
+  if (!m) { io.err(`engram: no memory with id ${id}\n`); return 1; }
+  const history = store.history(id);
+  const detail = {
+    ...m,
+    confidence: round(mean(m.confidence)),
+    alpha: m.confidence.alpha,
+    beta: m.confidence.beta,
+    evidence: m.kind === 'lesson' ? m.evidence : [],
+    history,
+  };
+  if (json) { io.out(JSON.stringify(detail) + '\n'); return 0; }
+  io.out(`${memoryTitle(m)}\n  id ${m.id} · ${m.kind} · ${m.maturity} · confidence ${pct(detail.confidence)} (α ${round(m.confidence.alpha)}, β ${round(m.confidence.beta)})\n` +
+    describe(m) + (m.scope.length ? `  scope: ${m.scope.join(', ')}\n` : '') +
+    `  history:\n${history.map(h => `    ${new Date(h.at).toISOString()}  ${h.detail}`).join('\n')}\n`);
+  return 0;
+}
+
+function describe(m: Memory): string {
+  switch (m.kind) {
+    case 'lesson': return `  cause: ${m.rootCause}\n  fix:   ${m.fixApproach}\n  evidence: ${m.evidence.join(', ') || 'none yet'}\n`;
+    case 'episode': return `  outcome: ${m.outcome}\n  ${m.summary}\n`;
+    case 'fact': return `  ${m.content}\n`;
+    case 'rule': return `  ${m.instruction}\n`;
+  }
+}
+
+function firstLine(s: string): string { return s.split('\n').find(l => l.trim())?.trim().slice(0, 120) ?? ''; }
+function round(x: number): number { return Math.round(x * 1000) / 1000; }
+function pct(x: number): string { return `${Math.round(x * 100)}%`; }
+
+async function* stdinLines(): AsyncIterable<string> {
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) yield line;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), {
+    out: s => { process.stdout.write(s); },
+    err: s => { process.stderr.write(s); },
+    stdin: stdinLines,
+  }).then(code => { process.exitCode = code; }, e => { process.stderr.write(`engram: ${(e as Error).stack ?? e}\n`); process.exitCode = 1; });
+}

@@ -1,0 +1,338 @@
+// The JSON-lines import/export format: one memory per line. Import is untrusted input, so every line is
+// parsed into a typed Memory here (types checked, sizes bounded, prototype-polluting keys refused) or
+// rejected with a sentence naming the problem; a bad line never stops the good ones.
+//
+// Lesson lines carry the RAW error text in `errorSignature` (what a person pastes); the normalised key is
+// computed here. Export writes the same shape plus `signatureKey`, so export → import round-trips.
+import { newId } from './ids';
+import { signatureKeyOf } from './recall';
+import type {
+  Confidence, Episode, EpisodeStep, Fact, Lesson, Maturity, Memory, MemoryBase, MemoryKind, MemorySource, Outcome, Owner, OwnerScope, Rule,
+} from './types';
+
+export const MAX_LINE_BYTES = 1024 * 1024;
+const MAX_TEXT = 64 * 1024;
+const MAX_LIST = 200;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const KINDS: readonly MemoryKind[] = ['lesson', 'episode', 'fact', 'rule'];
+const MATURITIES: readonly Maturity[] = ['observation', 'pattern', 'rule', 'constraint'];
+const OUTCOMES: readonly Outcome[] = ['success', 'partial', 'failure', 'abandoned'];
+const OWNER_SCOPES: readonly OwnerScope[] = ['workspace', 'personal', 'team'];
+const SOURCES: readonly MemorySource[] = ['captured', 'manual', 'imported', 'chat', 'team'];
+/** Weight of a bare-number confidence: the mean is kept, the evidence it stands for is small. */
+const NUMBER_CONFIDENCE_WEIGHT = 2;
+/** Untrusted lines may not claim more evidence than this (alpha + beta); the mean is kept. */
+const UNTRUSTED_MAX_WEIGHT = 4;
+
+export interface ImportOptions {
+  /**
+   * A backup you made yourself (`engram export`): keep maturity, confidence and source as written.
+   * Otherwise imported memories start as observations with little weight, whatever the line claims.
+   */
+  trusted?: boolean;
+  /** Owner for lines that name none (default: workspace). */
+  owner?: Owner;
+}
+
+/** `explicitId`: the line named its own id (the store never merges such a line into another memory). */
+export type ParseResult = { ok: true; memory: Memory; explicitId: boolean } | { ok: false; error: string };
+
+class LineError extends Error {}
+
+export function parseImportLine(line: string, lineNo: number, now: number, opts: ImportOptions = {}): ParseResult {
+  void lineNo; // callers number their reports; kept in the signature for symmetry with the docs
+  if (line.length > MAX_LINE_BYTES || Buffer.byteLength(line, 'utf8') > MAX_LINE_BYTES) {
+    return { ok: false, error: `line is larger than ${MAX_LINE_BYTES / 1024 / 1024} MB` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (e) {
+    return { ok: false, error: `not valid JSON: ${(e as Error).message}` };
+  }
+  try {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new LineError('a line must be a JSON object');
+    const bad = forbiddenKey(raw, 0);
+    if (bad) throw new LineError(`forbidden key "${bad}" (prototype pollution)`);
+    const o = raw as Record<string, unknown>;
+    return { ok: true, memory: toMemory(o, now, opts), explicitId: typeof o.id === 'string' };
+  } catch (e) {
+    if (e instanceof LineError) return { ok: false, error: e.message };
+    throw e;
+  }
+}
+
+function forbiddenKey(v: unknown, depth: number): string | undefined {
+  if (depth > 20) return undefined;
+  if (Array.isArray(v)) {
+    for (const x of v) { const k = forbiddenKey(x, depth + 1); if (k) return k; }
+  } else if (v && typeof v === 'object') {
+    for (const k of Object.keys(v)) {
+      if (FORBIDDEN_KEYS.has(k)) return k;
+      const inner = forbiddenKey((v as Record<string, unknown>)[k], depth + 1);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+function toMemory(o: Record<string, unknown>, now: number, opts: ImportOptions): Memory {
+  const kind = o.kind === undefined ? 'lesson' : o.kind;
+  if (typeof kind !== 'string' || !KINDS.includes(kind as MemoryKind)) {
+    throw new LineError(`"kind" must be one of ${KINDS.join(', ')}`);
+  }
+  const base = baseFields(o, kind as MemoryKind, now, opts);
+  switch (kind as MemoryKind) {
+    case 'lesson': return lesson(o, base);
+    case 'fact': return fact(o, base);
+    case 'episode': return episode(o, base);
+    case 'rule': return rule(o, base);
+  }
+}
+
+function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, opts: ImportOptions): MemoryBase {
+  const id = optString(o, 'id', 128);
+  if (id !== undefined && !/^[A-Za-z0-9_.:@-]+$/.test(id)) throw new LineError('"id" may only contain letters, digits and _ . : @ -');
+  const createdAt = optTime(o, 'createdAt') ?? now;
+  const confidence = parseConfidence(o.confidence, !!opts.trusted);
+  const maturityRaw = optEnum(o, 'maturity', MATURITIES);
+  const source = opts.trusted ? optEnum(o, 'source', SOURCES) ?? 'imported' : 'imported';
+  return {
+    id: id ?? newId(kind[0]),
+    kind,
+    owner: parseOwner(o.owner) ?? opts.owner ?? { scope: 'workspace' },
+    createdAt,
+    updatedAt: optTime(o, 'updatedAt') ?? createdAt,
+    lastAccessedAt: optTime(o, 'lastAccessedAt'),
+    accessCount: optNumber(o, 'accessCount', 0, 1e9) ?? 0,
+    importance: optNumber(o, 'importance', 0, 1) ?? 0.5,
+    source,
+    expiresAt: optTime(o, 'expiresAt'),
+    pinned: optBool(o, 'pinned'),
+    purpose: optString(o, 'purpose', 2000),
+    tags: optStrings(o, 'tags', 100) ?? [],
+    scope: (optStrings(o, 'scope', 500) ?? []).map(s => s.trim()).filter(Boolean),
+    confidence,
+    // Anything that arrives from outside starts at the bottom of the ladder and earns its way up.
+    maturity: opts.trusted ? maturityRaw ?? 'observation' : 'observation',
+    flagged: opts.trusted ? optStrings(o, 'flagged', 500) : undefined,
+  };
+}
+
+function lesson(o: Record<string, unknown>, base: MemoryBase): Lesson {
+  const raw = optString(o, 'errorSignature', MAX_TEXT) ?? optString(o, 'errorText', MAX_TEXT);
+  if (!raw || !raw.trim()) throw new LineError('a lesson needs "errorSignature" (the error text)');
+  const rootCause = optString(o, 'rootCause', MAX_TEXT) ?? '';
+  const fixApproach = optString(o, 'fixApproach', MAX_TEXT) ?? '';
+  if (!rootCause.trim() && !fixApproach.trim()) throw new LineError('a lesson needs "rootCause" or "fixApproach"');
+  const key = optString(o, 'signatureKey', 2000) ?? signatureKeyOf(raw) ?? raw.trim().toLowerCase().slice(0, 500);
+  const check = o.check === undefined ? undefined : parseCheck(o.check);
+  const outcome = optEnum(o, 'outcome', OUTCOMES);
+  return {
+    ...base,
+    kind: 'lesson',
+    errorSignature: key,
+    errorText: raw,
+    errorCategory: optString(o, 'errorCategory', 200) ?? '',
+    stack: optStrings(o, 'stack', 100) ?? [],
+    rootCause,
+    fixApproach,
+    evidence: optStrings(o, 'evidence', 200) ?? [],
+    ...(check ? { check } : {}),
+    ...(outcome ? { outcome } : {}),
+  };
+}
+
+function fact(o: Record<string, unknown>, base: MemoryBase): Fact {
+  const content = optString(o, 'content', MAX_TEXT);
+  if (!content || !content.trim()) throw new LineError('a fact needs "content"');
+  return {
+    ...base,
+    kind: 'fact',
+    content,
+    topic: optString(o, 'topic', 200),
+    type: optEnum(o, 'type', ['fact', 'preference', 'decision'] as const) ?? 'fact',
+    key: optString(o, 'key', 200),
+    supersedes: optString(o, 'supersedes', 128),
+    supersededBy: optString(o, 'supersededBy', 128),
+  };
+}
+
+function rule(o: Record<string, unknown>, base: MemoryBase): Rule {
+  const instruction = optString(o, 'instruction', MAX_TEXT);
+  if (!instruction || !instruction.trim()) throw new LineError('a rule needs "instruction"');
+  return { ...base, kind: 'rule', instruction, fromLesson: optString(o, 'fromLesson', 128) };
+}
+
+function episode(o: Record<string, unknown>, base: MemoryBase): Episode {
+  const trigger = optString(o, 'trigger', MAX_TEXT) ?? '';
+  const summary = optString(o, 'summary', MAX_TEXT) ?? '';
+  if (!trigger.trim() && !summary.trim()) throw new LineError('an episode needs "trigger" or "summary"');
+  const startedAt = optTime(o, 'startedAt') ?? base.createdAt;
+  const endedAt = optTime(o, 'endedAt');
+  const rawSig = optString(o, 'errorSignature', MAX_TEXT);
+  const key = optString(o, 'signatureKey', 2000) ?? (rawSig ? signatureKeyOf(rawSig) ?? rawSig : undefined);
+  return {
+    ...base,
+    kind: 'episode',
+    startedAt,
+    endedAt,
+    duration: optNumber(o, 'duration', 0, 1e12) ?? (endedAt !== undefined ? Math.max(0, endedAt - startedAt) : undefined),
+    trigger,
+    goal: optString(o, 'goal', MAX_TEXT),
+    domain: optString(o, 'domain', 200),
+    steps: parseSteps(o.steps),
+    toolsUsed: optStrings(o, 'toolsUsed', 100) ?? [],
+    outcome: optEnum(o, 'outcome', OUTCOMES) ?? 'partial',
+    resolution: optString(o, 'resolution', MAX_TEXT),
+    lessonsLearned: optStrings(o, 'lessonsLearned', MAX_LIST) ?? [],
+    files: optStrings(o, 'files', 1000) ?? [],
+    sourceIds: optStrings(o, 'sourceIds', 1000) ?? [],
+    summary,
+    errorSignature: key,
+    codeBefore: optString(o, 'codeBefore', MAX_TEXT),
+    codeAfter: optString(o, 'codeAfter', MAX_TEXT),
+  };
+}
+
+function parseSteps(v: unknown): EpisodeStep[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new LineError('"steps" must be an array');
+  if (v.length > MAX_LIST) throw new LineError(`"steps" has more than ${MAX_LIST} entries`);
+  return v.map((s, i) => {
+    if (!s || typeof s !== 'object' || Array.isArray(s)) throw new LineError(`"steps[${i}]" must be an object`);
+    const o = s as Record<string, unknown>;
+    const action = optString(o, 'action', MAX_TEXT, `steps[${i}].action`);
+    if (!action) throw new LineError(`"steps[${i}].action" is required`);
+    return {
+      action,
+      reasoning: optString(o, 'reasoning', MAX_TEXT, `steps[${i}].reasoning`),
+      result: optString(o, 'result', MAX_TEXT, `steps[${i}].result`) ?? '',
+      wasEffective: optBool(o, 'wasEffective', `steps[${i}].wasEffective`),
+      at: optTime(o, 'at', `steps[${i}].at`),
+      detail: optString(o, 'detail', MAX_TEXT, `steps[${i}].detail`),
+    };
+  });
+}
+
+function parseCheck(v: unknown): Lesson['check'] {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new LineError('"check" must be an object with glob and pattern');
+  const o = v as Record<string, unknown>;
+  const glob = optString(o, 'glob', 500, 'check.glob');
+  const pattern = optString(o, 'pattern', 2000, 'check.pattern');
+  if (!glob || !pattern) throw new LineError('"check" needs "glob" and "pattern"');
+  const flags = optString(o, 'flags', 8, 'check.flags');
+  try { new RegExp(pattern, flags); } catch (e) { throw new LineError(`"check.pattern" is not a valid regular expression: ${(e as Error).message}`); }
+  return { glob, pattern, ...(flags ? { flags } : {}) };
+}
+
+function parseConfidence(v: unknown, trusted: boolean): Confidence {
+  if (v === undefined || v === null) return { alpha: 1, beta: 1 };
+  let c: Confidence;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v) || v < 0 || v > 1) throw new LineError('"confidence" must be a number between 0 and 1, or {alpha, beta}');
+    // Keep the mean, but as weak evidence: a number in a file is a claim, not a track record.
+    const p = Math.min(0.99, Math.max(0.01, v));
+    c = { alpha: p * NUMBER_CONFIDENCE_WEIGHT, beta: (1 - p) * NUMBER_CONFIDENCE_WEIGHT };
+  } else if (typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    const alpha = o.alpha, beta = o.beta;
+    if (typeof alpha !== 'number' || typeof beta !== 'number' || !(alpha > 0) || !(beta > 0) || !Number.isFinite(alpha + beta) || alpha + beta > 1e6) {
+      throw new LineError('"confidence" {alpha, beta} must hold two positive numbers');
+    }
+    c = { alpha, beta };
+  } else {
+    throw new LineError('"confidence" must be a number between 0 and 1, or {alpha, beta}');
+  }
+  const w = c.alpha + c.beta;
+  if (!trusted && w > UNTRUSTED_MAX_WEIGHT) c = { alpha: c.alpha / w * UNTRUSTED_MAX_WEIGHT, beta: c.beta / w * UNTRUSTED_MAX_WEIGHT };
+  return c;
+}
+
+function parseOwner(v: unknown): Owner | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') {
+    if (!OWNER_SCOPES.includes(v as OwnerScope)) throw new LineError(`"owner" must be one of ${OWNER_SCOPES.join(', ')} or an object`);
+    return { scope: v as OwnerScope };
+  }
+  if (typeof v !== 'object' || Array.isArray(v)) throw new LineError('"owner" must be a string or an object');
+  const o = v as Record<string, unknown>;
+  const scope = optEnum(o, 'scope', OWNER_SCOPES, 'owner.scope') ?? 'workspace';
+  return {
+    scope,
+    workspace: optString(o, 'workspace', 200, 'owner.workspace'),
+    principal: optString(o, 'principal', 200, 'owner.principal'),
+    agent: optString(o, 'agent', 200, 'owner.agent'),
+  };
+}
+
+// Field readers: each throws a LineError naming the field and what it must be.
+
+function optString(o: Record<string, unknown>, k: string, max: number, name = k): string | undefined {
+  const v = o[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new LineError(`"${name}" must be a string`);
+  if (v.length > max) throw new LineError(`"${name}" is longer than ${max} characters`);
+  return v;
+}
+
+function optStrings(o: Record<string, unknown>, k: string, maxItems: number): string[] | undefined {
+  const v = o[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return [v]; // a single glob or tag is a common shorthand
+  if (!Array.isArray(v) || v.some(x => typeof x !== 'string')) throw new LineError(`"${k}" must be an array of strings`);
+  if (v.length > maxItems) throw new LineError(`"${k}" has more than ${maxItems} entries`);
+  return (v as string[]).map(s => s.slice(0, 2000));
+}
+
+function optNumber(o: Record<string, unknown>, k: string, min: number, max: number): number | undefined {
+  const v = o[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new LineError(`"${k}" must be a number from ${min} to ${max}`);
+  return v;
+}
+
+function optBool(o: Record<string, unknown>, k: string, name = k): boolean | undefined {
+  const v = o[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new LineError(`"${name}" must be true or false`);
+  return v;
+}
+
+function optEnum<T extends string>(o: Record<string, unknown>, k: string, values: readonly T[], name = k): T | undefined {
+  const v = o[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || !values.includes(v as T)) throw new LineError(`"${name}" must be one of ${values.join(', ')}`);
+  return v as T;
+}
+
+/** Epoch ms or an ISO date string. */
+function optTime(o: Record<string, unknown>, k: string, name = k): number | undefined {
+  const v = o[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v) || v < 0 || v > 8.64e15) throw new LineError(`"${name}" must be epoch milliseconds or an ISO date`);
+    return Math.floor(v);
+  }
+  if (typeof v === 'string') {
+    const t = Date.parse(v);
+    if (!Number.isFinite(t)) throw new LineError(`"${name}" is not a date: ${v.slice(0, 40)}`);
+    return t;
+  }
+  throw new LineError(`"${name}" must be epoch milliseconds or an ISO date`);
+}
+
+/** One export line: the import shape (raw error text in `errorSignature`) plus `signatureKey`. */
+export function toExportLine(m: Memory): string {
+  const out: Record<string, unknown> = { ...m };
+  if (m.kind === 'lesson') {
+    out.errorSignature = m.errorText;
+    out.signatureKey = m.errorSignature;
+    delete out.errorText;
+  } else if (m.kind === 'episode' && m.errorSignature) {
+    out.signatureKey = m.errorSignature;
+  }
+  // Per-workspace tallies and quarantine are local state, not part of the memory's content.
+  delete out.quarantined;
+  return JSON.stringify(out);
+}

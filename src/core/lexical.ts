@@ -1,0 +1,226 @@
+// Code-aware tokens and an incremental BM25 index: the model-free half of recall. Error output is full
+// of identifiers, paths and codes, so tokens split camelCase/snake_case/paths but keep codes such as
+// TS2322, E0382 or ENOENT whole; Korean text is mapped through the glossary and kept as syllable bigrams.
+import { englishParaphrases, hasHangul, koreanToEnglish } from './glossary';
+
+const STOP = new Set((
+  'a an the is are was were be been being am to of in on at by for from with without and or but if then so ' +
+  'as it its this that these those there here i me my we our you your he she they them their what which who whom ' +
+  'why how when where do does did doing done have has had having can could should would will shall may might must ' +
+  'get got just also than too very about into over under again some any all each other such only own same ' +
+  'up down off more most no nor please help thing things way getting keep keeps ' +
+  'happen happens happened anyone someone something know want need trying try tried fix fixed say says'
+).split(/\s+/));
+
+// Codes compilers and runtimes print, kept whole: TS2322, E0382, CS1002, C2065, LNK2019, ENOENT, EADDRINUSE, ERR_REQUIRE_ESM.
+const CODE_RE = /\b(?:[A-Z]{1,4}\d{3,5}|E[A-Z]{3,15}|ERR_[A-Z0-9_]{3,40})\b/g;
+const WORD_RE = /[\p{L}\p{N}_$]+/gu;
+const HANGUL_RUN = /[\uac00-\ud7a3]+/g;
+
+/** Light English stemming: enough that error/errors, resolve/resolved/resolving meet. */
+export function stem(w: string): string {
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is|ys)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 6) w = w.slice(0, -3);
+  else if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2);
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
+  // resolv/resolved both reach here as "resolv"; doubled consonants from -ing/-ed (mapped/map) collapse.
+  if (w.length > 4 && /([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+function pushWord(out: string[], raw: string): void {
+  const lower = raw.toLowerCase();
+  if (lower.length < 2 && !/\d/.test(lower)) return;
+  if (STOP.has(lower)) return;
+  if (lower.length > 40) return; // hashes, base64 blobs: noise for ranking
+  out.push(stem(lower));
+}
+
+/** Splits an identifier into parts: fooBarBaz, foo_bar, HTTPServer → http server, v8Flags → v8 flags. */
+function identifierParts(word: string): string[] {
+  return word
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[\s_$]+/)
+    .filter(Boolean);
+}
+
+/**
+ * Tokens for indexing and querying. Deterministic; the same function serves memories and queries so the
+ * two always meet in the same vocabulary.
+ */
+export function tokenize(text: string): string[] {
+  if (!text) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(CODE_RE)) out.push(m[0].toLowerCase());
+  const withoutCodes = text.replace(CODE_RE, ' ');
+  if (hasHangul(withoutCodes)) {
+    for (const w of koreanToEnglish(withoutCodes)) pushWord(out, w);
+    for (const run of withoutCodes.matchAll(HANGUL_RUN)) {
+      const s = run[0];
+      if (s.length === 1) continue;
+      for (let i = 0; i + 1 < s.length; i++) out.push(s.slice(i, i + 2));
+    }
+  }
+  const latin = withoutCodes.replace(HANGUL_RUN, ' ');
+  for (const m of latin.matchAll(WORD_RE)) {
+    const word = m[0];
+    const parts = identifierParts(word);
+    if (parts.length > 1) {
+      for (const p of parts) pushWord(out, p);
+      // The whole identifier too, so "ModuleNotFoundError" or "useState" also matches exactly.
+      if (word.length <= 40) pushWord(out, word.replace(/[_$]/g, ''));
+    } else {
+      pushWord(out, word);
+    }
+  }
+  for (const w of englishParaphrases(latin.toLowerCase())) pushWord(out, w);
+  return out;
+}
+
+export interface Scored { id: string; score: number }
+
+/**
+ * Okapi BM25 over an inverted index, with add/remove in place (no rebuild). Internal doc numbers keep
+ * postings compact; removed numbers are recycled.
+ */
+export class Bm25Index {
+  private readonly k1 = 1.2;
+  private readonly b = 0.75;
+  private readonly postings = new Map<string, Map<number, number>>();
+  private readonly docTerms: (Map<string, number> | undefined)[] = [];
+  private readonly docLen: number[] = [];
+  private readonly idOf: (string | undefined)[] = [];
+  private readonly numOf = new Map<string, number>();
+  private readonly free: number[] = [];
+  private totalLen = 0;
+  private acc = new Float64Array(0);
+
+  get size(): number { return this.numOf.size; }
+
+  has(id: string): boolean { return this.numOf.has(id); }
+
+  add(id: string, text: string): void {
+    this.addTokens(id, tokenize(text));
+  }
+
+  addTokens(id: string, tokens: string[]): void {
+    if (this.numOf.has(id)) this.remove(id);
+    const n = this.free.pop() ?? this.idOf.length;
+    const tf = new Map<string, number>();
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const [t, c] of tf) {
+      let p = this.postings.get(t);
+      if (!p) { p = new Map(); this.postings.set(t, p); }
+      p.set(n, c);
+    }
+    this.idOf[n] = id;
+    this.docTerms[n] = tf;
+    this.docLen[n] = tokens.length;
+    this.numOf.set(id, n);
+    this.totalLen += tokens.length;
+  }
+
+  remove(id: string): void {
+    const n = this.numOf.get(id);
+    if (n === undefined) return;
+    const tf = this.docTerms[n];
+    if (tf) {
+      for (const t of tf.keys()) {
+        const p = this.postings.get(t);
+        if (!p) continue;
+        p.delete(n);
+        if (!p.size) this.postings.delete(t);
+      }
+    }
+    this.totalLen -= this.docLen[n] ?? 0;
+    this.docTerms[n] = undefined;
+    this.idOf[n] = undefined;
+    this.docLen[n] = 0;
+    this.numOf.delete(id);
+    this.free.push(n);
+  }
+
+  /** Inverse document frequency of a token (0 when unknown). */
+  idf(token: string): number {
+    const df = this.postings.get(token)?.size ?? 0;
+    if (!df) return 0;
+    const N = this.size;
+    return Math.log(1 + (N - df + 0.5) / (df + 0.5));
+  }
+
+  /** Top `n` documents for a query (text or tokens). Scores are raw BM25 (unbounded, > 0). */
+  search(query: string | string[], n: number): Scored[] {
+    const tokens = typeof query === 'string' ? tokenize(query) : query;
+    return this.searchWithTerms(tokens, n).map(({ id, score }) => ({ id, score }));
+  }
+
+  /** Like `search`, also naming the query tokens each hit matched (for "why"). */
+  searchWithTerms(tokens: string[], n: number): (Scored & { terms: string[] })[] {
+    const N = this.size;
+    if (!N || !tokens.length || n <= 0) return [];
+    if (this.acc.length < this.idOf.length) this.acc = new Float64Array(Math.max(this.idOf.length, this.acc.length * 2, 64));
+    const acc = this.acc;
+    const avg = this.totalLen / N || 1;
+    const qtf = new Map<string, number>();
+    for (const t of tokens) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    const touched: number[] = [];
+    for (const [t, qc] of qtf) {
+      const p = this.postings.get(t);
+      if (!p) continue;
+      const idf = Math.log(1 + (N - p.size + 0.5) / (p.size + 0.5));
+      // Repeated query words count, but sub-linearly: a pasted stack trace repeats "at" frames.
+      const qw = idf * (1 + Math.log(qc));
+      for (const [d, c] of p) {
+        const norm = c * (this.k1 + 1) / (c + this.k1 * (1 - this.b + this.b * this.docLen[d] / avg));
+        if (acc[d] === 0) touched.push(d);
+        acc[d] += qw * norm;
+      }
+    }
+    const top = topN(touched, acc, n);
+    const out = top.map(d => {
+      const tf = this.docTerms[d]!;
+      const terms: string[] = [];
+      for (const t of qtf.keys()) if (tf.has(t)) terms.push(t);
+      return { id: this.idOf[d]!, score: acc[d], terms };
+    });
+    for (const d of touched) acc[d] = 0;
+    return out;
+  }
+}
+
+/** The n best doc numbers by score, without sorting every touched doc. */
+function topN(docs: number[], score: Float64Array, n: number): number[] {
+  if (docs.length <= n) return [...docs].sort((a, b) => score[b] - score[a]);
+  // Min-heap of size n.
+  const heap: number[] = [];
+  const less = (a: number, b: number) => score[a] < score[b];
+  for (const d of docs) {
+    if (heap.length < n) {
+      heap.push(d);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!less(heap[i], heap[p])) break;
+        [heap[i], heap[p]] = [heap[p], heap[i]];
+        i = p;
+      }
+    } else if (score[d] > score[heap[0]]) {
+      heap[0] = d;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < heap.length && less(heap[l], heap[m])) m = l;
+        if (r < heap.length && less(heap[r], heap[m])) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m], heap[i]];
+        i = m;
+      }
+    }
+  }
+  return heap.sort((a, b) => score[b] - score[a]);
+}

@@ -1,0 +1,10 @@
+// What dist/store.js offers the extension (loaded lazily through src/vscode/storeLoader.ts) and tests.
+export { MemoryStore } from './memoryStore';
+export type { StoreOptions, StoreStats, ImportReport, ImportLinesOptions } from './memoryStore';
+export type { CleanupPolicy } from '../core/expiry';
+export type { Embedder } from './embedder';
+export { HashEmbedder } from './hashEmbedder';
+export { StoreWriteError } from './eventLog';
+export { LockTimeoutError } from './lock';
+export { parseImportLine, toExportLine } from '../core/importFormat';
+export type { ImportOptions, ParseResult } from '../core/importFormat';

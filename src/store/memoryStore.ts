@@ -1,0 +1,534 @@
+// The store facade every surface (extension, CLI) uses: the event log is the truth; state, the BM25
+// index, the signature map and the vector index are derived from it and kept in step on every write.
+// Masking and the poisoning guard run here, before anything reaches disk.
+import { createHash } from 'crypto';
+import * as path from 'path';
+import { cleanupCandidates, type CleanupPolicy } from '../core/expiry';
+import { newId } from '../core/ids';
+import { parseImportLine, toExportLine, type ImportOptions } from '../core/importFormat';
+import { Bm25Index } from '../core/lexical';
+import { maskDeep } from '../core/mask';
+import { memorySignature, memoryText } from '../core/memoryText';
+import { detectMemoryInjection } from '../core/poison';
+import { RecallEngine, signatureKeyOf } from '../core/recall';
+import { MemoryState } from '../core/reduce';
+import { evaluateDemotion, evaluatePromotion, isDuplicateLesson, LADDER, mean, planManualPromotion, PRIOR } from '../core/trust';
+import type {
+  FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, RecallQuery, RecallResult,
+} from '../core/types';
+import { nullLogger } from '../core/types';
+import type { Embedder } from './embedder';
+import { EventLog } from './eventLog';
+import { HashEmbedder } from './hashEmbedder';
+import { VectorIndex, type IndexItemInput } from './vectorIndex';
+
+export interface StoreOptions {
+  logger?: Logger;
+  /** Default: HashEmbedder (model-free). */
+  embedder?: Embedder;
+  /** Tenant id stamped on new memories' owner and on feedback, for per-workspace evidence. */
+  workspaceId?: string;
+  now?: () => number;
+  readOnly?: boolean;
+  /** Skip the vector index entirely (lexical + signature recall only). */
+  vectors?: boolean;
+}
+
+export interface ImportReport {
+  imported: number;
+  skipped: number;
+  errors: { line: number; error: string }[];
+  /** Lessons merged as evidence into an existing lesson (same signature, same fix, same scope). */
+  merged?: number;
+}
+
+export interface StoreStats {
+  memories: number;
+  byKind: Record<MemoryKind, number>;
+  byMaturity: Record<Maturity, number>;
+  quarantined: number;
+  flagged: number;
+  /** "hash" when no model is in use, otherwise the model's id. */
+  embedder: string;
+  vectors: number;
+  revision: number;
+  warnings: string[];
+}
+
+export interface ImportLinesOptions extends ImportOptions {
+  batchSize?: number;
+  onProgress?(n: number): void;
+  signal?: AbortSignal;
+}
+
+/** Sources that may not claim a maturity: what arrives this way earns trust like everything else. */
+const UNTRUSTED_SOURCES = new Set(['chat', 'imported', 'team', 'captured']);
+
+export class MemoryStore {
+  readonly warnings: string[] = [];
+  private readonly lexical = new Bm25Index();
+  private readonly bySignature = new Map<string, Set<string>>();
+  /** id → key it is filed under, so a forgotten memory (gone from state) can be unfiled. */
+  private readonly sigOf = new Map<string, string>();
+  private readonly listeners = new Set<(ids: string[]) => void>();
+  private readonly engine: RecallEngine;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private writes: Promise<unknown> = Promise.resolve();
+  private vectors?: VectorIndex;
+  private closed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly log: EventLog,
+    private state: MemoryState,
+    private readonly embedder: Embedder,
+    private readonly ownsEmbedder: boolean,
+    private readonly opts: StoreOptions,
+  ) {
+    this.logger = opts.logger ?? nullLogger;
+    this.now = opts.now ?? Date.now;
+    this.engine = this.makeEngine();
+  }
+
+  static async open(dir: string, opts: StoreOptions = {}): Promise<MemoryStore> {
+    const logger = opts.logger ?? nullLogger;
+    const log = await EventLog.open(dir, { logger, readOnly: opts.readOnly });
+    // readAll recovers what it can and says so; it never hands back an empty state over data it could read.
+    const { events, warnings } = await log.readAll();
+    const state = new MemoryState();
+    state.applyAll(events);
+    const embedder = opts.embedder ?? new HashEmbedder();
+    const store = new MemoryStore(dir, log, state, embedder, !opts.embedder, opts);
+    store.warnings.push(...warnings);
+    store.rebuildDerived();
+    if (opts.vectors !== false) await store.openVectors();
+    return store;
+  }
+
+  private makeEngine(): RecallEngine {
+    const self = this;
+    return new RecallEngine({
+      // The engine reads through `this.state`, which refresh() may replace after another process compacts.
+      get state() { return self.state; },
+      lexical: this.lexical,
+      bySignature: this.bySignature,
+      get vectors() { return self.vectors; },
+      get embedQuery() {
+        return self.vectors ? async (text: string) => (await self.embedder.embed([text]))[0] : undefined;
+      },
+    });
+  }
+
+  private async openVectors(): Promise<void> {
+    try {
+      const vi = await VectorIndex.open(path.join(this.dir, 'index'), { logger: this.logger, readOnly: this.opts.readOnly });
+      const r = await vi.sync(this.state.all().map(vectorItem), this.embedder);
+      if (r?.warnings?.length) this.warnings.push(...r.warnings);
+      this.vectors = vi;
+    } catch (e) {
+      // Vectors are derived and optional: recall still works on words and signatures.
+      const msg = `vector index unavailable, recalling by words and signatures only (${(e as Error).message})`;
+      this.warnings.push(msg);
+      this.logger.warn(msg);
+      this.vectors = undefined;
+    }
+  }
+
+  // ---- reading ----
+
+  onDidChange(listener: (ids: string[]) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => { this.listeners.delete(listener); } };
+  }
+
+  get(id: string): Memory | undefined { return this.state.get(id); }
+
+  list(filter: { kinds?: MemoryKind[]; includeQuarantined?: boolean } = {}): Memory[] {
+    return this.state.all()
+      .filter(m => (!filter.kinds?.length || filter.kinds.includes(m.kind)) && (filter.includeQuarantined || !m.quarantined))
+      .sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  history(id: string): HistoryEntry[] { return this.state.history(id); }
+
+  recall(q: RecallQuery): Promise<RecallResult[]> {
+    return this.engine.recall({ ...q, now: q.now ?? this.now() });
+  }
+
+  exportLines(): string[] {
+    return this.state.all().sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)).map(toExportLine);
+  }
+
+  stats(): StoreStats {
+    const byKind: Record<MemoryKind, number> = { lesson: 0, episode: 0, fact: 0, rule: 0 };
+    const byMaturity: Record<Maturity, number> = { observation: 0, pattern: 0, rule: 0, constraint: 0 };
+    let quarantined = 0, flagged = 0;
+    const all = this.state.all();
+    for (const m of all) {
+      byKind[m.kind] = (byKind[m.kind] ?? 0) + 1;
+      byMaturity[m.maturity] = (byMaturity[m.maturity] ?? 0) + 1;
+      if (m.quarantined) quarantined++;
+      if (m.flagged?.length) flagged++;
+    }
+    return {
+      memories: all.length, byKind, byMaturity, quarantined, flagged,
+      embedder: this.embedder.kind === 'hash' ? 'hash' : this.embedder.id,
+      vectors: this.vectors?.size ?? 0,
+      revision: this.state.revision,
+      warnings: [...this.warnings],
+    };
+  }
+
+  // ---- writing ----
+
+  async record(input: Memory): Promise<Memory> {
+    return this.serial(async () => {
+      const now = this.now();
+      const m = this.prepare(input, now, false);
+      if (m.kind === 'lesson') {
+        const dup = this.findDuplicate(m);
+        if (dup) {
+          await this.mergeEvidence(dup, m, now);
+          return this.state.get(dup.id) ?? dup;
+        }
+      }
+      await this.commit([{ type: 'recorded', id: m.id, at: now, memory: m }]);
+      return this.state.get(m.id) ?? m;
+    });
+  }
+
+  async update(id: string, patch: Record<string, unknown>, reason?: string): Promise<void> {
+    return this.serial(async () => {
+      this.require(id);
+      const clean = maskDeep(patch);
+      await this.commit([{ type: 'updated', id, at: this.now(), patch: clean, ...(reason ? { reason } : {}) }]);
+    });
+  }
+
+  async feedback(id: string, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string } = {}): Promise<void> {
+    return this.serial(async () => {
+      this.require(id);
+      const now = this.now();
+      const workspace = this.opts.workspaceId;
+      await this.commit([{
+        type: 'feedback', id, at: now, outcome,
+        ...(opts.reason ? { reason: opts.reason } : {}), ...(opts.auto ? { auto: true } : {}), ...(workspace ? { workspace } : {}),
+      }]);
+      const m = this.state.get(id);
+      if (!m) return;
+      const t = outcome === 'still_failed'
+        ? evaluateDemotion(m, workspace)
+        : evaluatePromotion(m, { now, outcome, workspace, file: opts.file });
+      if (t) await this.commit([{ type: t.kind, id, at: now, from: m.maturity, to: t.to, reason: t.reason }]);
+    });
+  }
+
+  async promote(id: string, to?: Maturity, reason?: string): Promise<void> {
+    return this.serial(async () => {
+      const m = this.require(id);
+      const plan = planManualPromotion(m, to);
+      if (!plan.ok) throw new Error(plan.error);
+      await this.commit([{ type: 'promoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ?? plan.transition.reason }]);
+    });
+  }
+
+  async demote(id: string, reason?: string): Promise<void> {
+    return this.serial(async () => {
+      const m = this.require(id);
+      const i = LADDER.indexOf(m.maturity);
+      if (i <= 0) throw new Error('already an observation, the bottom of the ladder');
+      await this.commit([{ type: 'demoted', id, at: this.now(), from: m.maturity, to: LADDER[i - 1], reason: reason ?? 'demoted by the user' }]);
+    });
+  }
+
+  async forget(id: string, reason?: string): Promise<void> {
+    return this.serial(async () => {
+      this.require(id);
+      await this.commit([{ type: 'deleted', id, at: this.now(), ...(reason ? { reason } : {}) }]);
+    });
+  }
+
+  async quarantine(id: string, reason: string): Promise<void> {
+    return this.serial(async () => {
+      this.require(id);
+      await this.commit([{ type: 'quarantined', id, at: this.now(), reason }]);
+    });
+  }
+
+  async restore(id: string): Promise<void> {
+    return this.serial(async () => {
+      this.require(id);
+      await this.commit([{ type: 'restored', id, at: this.now() }]);
+    });
+  }
+
+  async markAccessed(ids: string[]): Promise<void> {
+    const live = [...new Set(ids)].filter(id => this.state.has(id));
+    if (!live.length) return;
+    return this.serial(async () => {
+      const at = this.now();
+      await this.commit(live.map(id => ({ type: 'accessed' as const, id, at })));
+    });
+  }
+
+  /**
+   * Imports JSON lines (see core/importFormat.ts). Bad lines are reported and skipped; good lines are
+   * appended in batches, each durable before the next, so an interrupted import keeps what it wrote.
+   * Duplicate ids (within the file, or already in the store) are reported and skipped: the first wins.
+   * Lessons without an explicit id that repeat an existing lesson (same signature, same fix, same scope)
+   * become evidence on it instead of a copy; lines with an explicit id are always kept as themselves.
+   */
+  async importLines(lines: Iterable<string> | AsyncIterable<string>, opts: ImportLinesOptions = {}): Promise<ImportReport> {
+    const batchSize = Math.max(1, opts.batchSize ?? 500);
+    const report: ImportReport = { imported: 0, skipped: 0, errors: [], merged: 0 };
+    const seen = new Set<string>();
+    let batch: MemoryEvent[] = [];
+    let lineNo = 0;
+    const flush = async () => {
+      if (!batch.length) return;
+      const events = batch;
+      batch = [];
+      await this.serial(() => this.commit(events));
+      opts.onProgress?.(report.imported);
+    };
+    for await (const rawLine of lines as AsyncIterable<string>) {
+      lineNo++;
+      if (opts.signal?.aborted) break;
+      const line = rawLine.replace(/^\uFEFF/, '').replace(/\r$/, '');
+      if (!line.trim()) continue;
+      const now = this.now();
+      const parsed = parseImportLine(line, lineNo, now, { ...opts, owner: opts.owner ?? this.defaultOwner() });
+      if (!parsed.ok) {
+        report.errors.push({ line: lineNo, error: parsed.error });
+        report.skipped++;
+        continue;
+      }
+      const explicitId = parsed.explicitId;
+      const id = parsed.memory.id;
+      if (seen.has(id) || this.state.has(id) || this.state.isTombstoned(id)) {
+        report.errors.push({ line: lineNo, error: `duplicate id "${id}": ${seen.has(id) ? 'an earlier line has it' : 'already in the store'}; line skipped` });
+        report.skipped++;
+        continue;
+      }
+      seen.add(id);
+      const m = this.prepare(parsed.memory, now, !!opts.trusted);
+      if (m.kind === 'lesson' && !explicitId) {
+        await flush(); // so the duplicate check sees every earlier line
+        const dup = this.findDuplicate(m);
+        if (dup) {
+          await this.serial(() => this.mergeEvidence(dup, m, now));
+          report.merged!++;
+          report.skipped++;
+          continue;
+        }
+      }
+      batch.push({ type: 'recorded', id: m.id, at: now, memory: m });
+      report.imported++;
+      if (batch.length >= batchSize) await flush();
+    }
+    await flush();
+    return report;
+  }
+
+  /** Expires memories past their TTL, and old + rarely recalled + unimportant ones (core/expiry.ts). Pinned never. */
+  async cleanup(policy: Partial<CleanupPolicy> & { now?: number } = {}): Promise<string[]> {
+    return this.serial(async () => {
+      const now = policy.now ?? this.now();
+      const found = cleanupCandidates(this.state.all(), now, { ...policy, ttlDays: policy.ttlDays ?? 0 });
+      await this.commit(found.map(c => ({ type: 'expired' as const, id: c.id, at: now, reason: c.reason })));
+      return found.map(c => c.id);
+    });
+  }
+
+  /** Picks up events other processes (another window, the CLI) appended since we last looked. */
+  async refresh(): Promise<void> {
+    return this.serial(async () => {
+      const r = await this.log.readNew();
+      if (r.warnings.length) this.warnings.push(...r.warnings);
+      if (r.reset) {
+        const state = new MemoryState();
+        state.applyAll(r.events);
+        this.state = state;
+        this.rebuildDerived();
+        if (this.vectors) {
+          await this.vectors.sync(this.state.all().map(vectorItem), this.embedder)
+            .catch((e: unknown) => this.logger.warn(`vector sync failed: ${(e as Error).message}`));
+        }
+        this.fire(this.state.all().map(m => m.id));
+        return;
+      }
+      if (!r.events.length) return;
+      await this.applyDerived(r.events);
+    });
+  }
+
+  async rebuildIndex(opts: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<void> {
+    return this.serial(async () => {
+      this.rebuildDerived();
+      if (this.vectors) await this.vectors.rebuild(this.state.all().map(vectorItem), this.embedder, { onProgress: opts.onProgress, signal: opts.signal });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writes.catch(() => undefined);
+    this.listeners.clear();
+    await this.vectors?.close();
+    if (this.ownsEmbedder) await this.embedder.dispose();
+  }
+
+  // ---- internals ----
+
+  /** Writes run one at a time in this process (the log's lock orders them across processes). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the memory store is closed'));
+    const run = this.writes.then(fn, fn);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  private require(id: string): Memory {
+    const m = this.state.get(id);
+    if (!m) throw new Error(`no memory with id ${id}`);
+    return m;
+  }
+
+  private defaultOwner() {
+    return { scope: 'workspace' as const, ...(this.opts.workspaceId ? { workspace: this.opts.workspaceId } : {}) };
+  }
+
+  /** Masks, fills defaults, computes the signature key, clamps maturity, and flags instruction-like text. */
+  private prepare(input: Memory, now: number, trusted: boolean): Memory {
+    // Masking first: nothing below (not even the duplicate check) sees a secret.
+    const m = maskDeep({ ...input }) as Memory;
+    m.id = m.id || newId(m.kind[0]);
+    m.createdAt ??= now;
+    m.updatedAt ??= m.createdAt;
+    m.accessCount ??= 0;
+    m.importance ??= 0.5;
+    m.tags ??= [];
+    m.scope ??= [];
+    m.source ??= 'manual';
+    m.owner ??= this.defaultOwner();
+    m.confidence ??= { ...PRIOR };
+    m.maturity ??= 'observation';
+    if (!trusted && UNTRUSTED_SOURCES.has(m.source) && m.maturity !== 'observation') m.maturity = 'observation';
+    if (m.kind === 'lesson') {
+      m.evidence ??= [];
+      m.stack ??= [];
+      m.errorText ??= '';
+      if (!m.errorSignature && m.errorText) m.errorSignature = signatureKeyOf(m.errorText) ?? '';
+    }
+    const reasons = detectMemoryInjection(m);
+    if (reasons.length) m.flagged = [...new Set([...(m.flagged ?? []), ...reasons])];
+    return m;
+  }
+
+  private findDuplicate(m: Lesson): Lesson | undefined {
+    const ids = this.bySignature.get(m.errorSignature);
+    if (!ids) return undefined;
+    for (const id of ids) {
+      const other = this.state.get(id);
+      if (other?.kind === 'lesson' && isDuplicateLesson(other, m) && sameScope(other.scope, m.scope)
+        && (other.owner?.scope ?? 'workspace') === (m.owner?.scope ?? 'workspace')) return other;
+    }
+    return undefined;
+  }
+
+  private async mergeEvidence(existing: Lesson, m: Lesson, now: number): Promise<void> {
+    const evidenceIds = m.evidence.length ? m.evidence : [m.id];
+    const events: MemoryEvent[] = evidenceIds
+      .filter(e => !existing.evidence.includes(e))
+      .map(evidenceId => ({ type: 'evidence' as const, id: existing.id, at: now, evidenceId, reason: 'same error fixed the same way' }));
+    if (!events.length) return;
+    await this.commit(events);
+    const cur = this.state.get(existing.id);
+    if (!cur) return;
+    const t = evaluatePromotion(cur, { now, workspace: this.opts.workspaceId });
+    if (t) await this.commit([{ type: t.kind, id: cur.id, at: now, from: cur.maturity, to: t.to, reason: t.reason }]);
+  }
+
+  /** Durable append, then fold into state and every derived index. */
+  private async commit(events: MemoryEvent[]): Promise<void> {
+    if (!events.length) return;
+    await this.log.append(events);
+    await this.applyDerived(events);
+  }
+
+  private async applyDerived(events: MemoryEvent[]): Promise<void> {
+    const textChanged = new Set<string>();
+    const touched = new Set<string>();
+    for (const ev of events) {
+      if (!this.state.apply(ev)) continue;
+      touched.add(ev.id);
+      if (ev.type === 'recorded' || ev.type === 'updated' || ev.type === 'deleted' || ev.type === 'expired') textChanged.add(ev.id);
+    }
+    const upserts: Memory[] = [];
+    for (const id of textChanged) {
+      const m = this.state.get(id);
+      if (m) { this.index(m); upserts.push(m); } else this.unindex(id);
+    }
+    if (this.vectors && textChanged.size) {
+      try {
+        const gone = [...textChanged].filter(id => !this.state.has(id));
+        if (gone.length) this.vectors.remove(gone);
+        if (upserts.length) await this.vectors.upsert(upserts.map(vectorItem), this.embedder);
+      } catch (e) {
+        this.logger.warn(`vector index update failed (recall continues on words): ${(e as Error).message}`);
+      }
+    }
+    if (touched.size) this.fire([...touched]);
+  }
+
+  private rebuildDerived(): void {
+    for (const id of [...this.sigOf.keys()]) this.unindex(id);
+    for (const m of this.state.all()) this.index(m);
+  }
+
+  private index(m: Memory): void {
+    this.lexical.add(m.id, memoryText(m));
+    const old = this.sigOf.get(m.id);
+    const key = memorySignature(m);
+    if (old && old !== key) this.unfile(m.id, old);
+    if (key) {
+      let set = this.bySignature.get(key);
+      if (!set) { set = new Set(); this.bySignature.set(key, set); }
+      set.add(m.id);
+      this.sigOf.set(m.id, key);
+    }
+  }
+
+  private unindex(id: string): void {
+    this.lexical.remove(id);
+    const key = this.sigOf.get(id);
+    if (key) this.unfile(id, key);
+  }
+
+  private unfile(id: string, key: string): void {
+    const set = this.bySignature.get(key);
+    set?.delete(id);
+    if (set && !set.size) this.bySignature.delete(key);
+    this.sigOf.delete(id);
+  }
+
+  private fire(ids: string[]): void {
+    for (const l of [...this.listeners]) {
+      try { l(ids); } catch (e) { this.logger.error(e as Error); }
+    }
+  }
+}
+
+function vectorItem(m: Memory): IndexItemInput {
+  const text = memoryText(m);
+  return { id: m.id, text, hash: createHash('sha1').update(text).digest('hex') };
+}
+
+function sameScope(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort(), y = [...b].sort();
+  return x.every((g, i) => g === y[i]);
+}
+
+export { mean as confidenceMean };
