@@ -1,0 +1,111 @@
+// Inline SVG charts built with DOM APIs: no chart library, no remote scripts or fonts. Colours come
+// from theme variables through CSS classes; every chart carries a text alternative.
+import type { InsightsData } from '../../src/core/insights';
+import { svg } from './dom';
+import { day, duration } from './format';
+
+const OUTCOME_ORDER = ['success', 'partial', 'failure', 'abandoned'] as const;
+
+function chartRoot(width: number, height: number, label: string): SVGSVGElement {
+  const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, class: 'chart', preserveAspectRatio: 'xMidYMid meet' });
+  root.append(svg('title', {}, label));
+  return root;
+}
+
+function niceMax(n: number): number {
+  if (n <= 4) return Math.max(1, n);
+  const pow = 10 ** Math.floor(Math.log10(n));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * pow >= n) return m * pow;
+  return n;
+}
+
+/** Stacked bars: episodes per week, one segment per outcome. */
+export function weeklyOutcomes(data: InsightsData): SVGSVGElement {
+  const W = 320, H = 150, left = 26, right = 6, top = 8, bottom = 22;
+  const weeks = data.weeks;
+  const totals = weeks.map(w => OUTCOME_ORDER.reduce((s, o) => s + w.counts[o], 0));
+  const max = niceMax(Math.max(0, ...totals));
+  const sum = totals.reduce((a, b) => a + b, 0);
+  const label = `Episodes per week for the last ${weeks.length} weeks: ${sum} in total. ` +
+    weeks.filter((_, i) => totals[i]).map((w, i) => `week of ${day(w.weekStart)}: ${OUTCOME_ORDER.filter(o => w.counts[o]).map(o => `${w.counts[o]} ${o}`).join(', ')}`).slice(-6).join('; ') + (sum ? '.' : '');
+  const root = chartRoot(W, H, label.trim());
+  const plotH = H - top - bottom;
+  const slot = (W - left - right) / weeks.length;
+  const barW = Math.max(4, slot * 0.62);
+  for (const t of [0, max / 2, max]) {
+    const y = top + plotH - (t / max) * plotH;
+    root.append(svg('line', { x1: left, x2: W - right, y1: y, y2: y, class: 'grid' }));
+    root.append(svg('text', { x: left - 4, y: y + 3, class: 'axis', 'text-anchor': 'end' }, String(Math.round(t * 10) / 10)));
+  }
+  weeks.forEach((w, i) => {
+    const x = left + i * slot + (slot - barW) / 2;
+    let y = top + plotH;
+    for (const o of OUTCOME_ORDER) {
+      const n = w.counts[o];
+      if (!n) continue;
+      const hgt = (n / max) * plotH;
+      y -= hgt;
+      root.append(svg('rect', { x, y, width: barW, height: Math.max(0.5, hgt), class: `seg outcome-${o}`, rx: 1 },
+        svg('title', {}, `Week of ${day(w.weekStart)}: ${n} ${o}`)));
+    }
+    if (i % Math.ceil(weeks.length / 6) === 0 || i === weeks.length - 1) {
+      root.append(svg('text', { x: x + barW / 2, y: H - 6, class: 'axis', 'text-anchor': 'middle' }, day(w.weekStart)));
+    }
+  });
+  return root;
+}
+
+/** Horizontal bars: the most recurrent error signatures. */
+export function recurrentSignatures(data: InsightsData): SVGSVGElement {
+  const rows = data.signatures;
+  const rowH = 26, W = 320, H = Math.max(1, rows.length) * rowH + 4;
+  const label = `Most recurrent errors: ${rows.map(r => `${r.label} (${r.count})`).join('; ')}.`;
+  const root = chartRoot(W, H, label);
+  const max = Math.max(1, ...rows.map(r => r.count));
+  rows.forEach((r, i) => {
+    const y = i * rowH + 2;
+    const text = r.label.length > 58 ? r.label.slice(0, 57) + '…' : r.label;
+    root.append(svg('text', { x: 0, y: y + 9, class: 'bar-label' }, text, svg('title', {}, r.label)));
+    const w = Math.max(2, ((W - 30) * r.count) / max);
+    root.append(svg('rect', { x: 0, y: y + 13, width: w, height: 8, rx: 2, class: 'hbar' }, svg('title', {}, `${r.label}: ${r.count}`)));
+    root.append(svg('text', { x: w + 4, y: y + 20, class: 'axis' }, String(r.count)));
+  });
+  return root;
+}
+
+/** Step line: promotions so far, over time. */
+export function promotionsOverTime(data: InsightsData): SVGSVGElement {
+  const pts = data.promotions;
+  const W = 320, H = 120, left = 26, right = 8, top = 8, bottom = 22;
+  const counts: Record<string, number> = {};
+  for (const p of pts) counts[p.to] = (counts[p.to] ?? 0) + 1;
+  const label = `${pts.length} promotions${pts.length ? ` since ${day(pts[0].at)}: ${Object.entries(counts).map(([k, v]) => `${v} to ${k}`).join(', ')}` : ''}.`;
+  const root = chartRoot(W, H, label);
+  const t0 = pts.length ? pts[0].at : data.now - 86_400_000;
+  const t1 = Math.max(data.now, t0 + 1);
+  const max = niceMax(Math.max(1, pts.length));
+  const plotW = W - left - right, plotH = H - top - bottom;
+  const x = (t: number) => left + ((t - t0) / (t1 - t0)) * plotW;
+  const y = (n: number) => top + plotH - (n / max) * plotH;
+  for (const t of [0, max]) {
+    root.append(svg('line', { x1: left, x2: W - right, y1: y(t), y2: y(t), class: 'grid' }));
+    root.append(svg('text', { x: left - 4, y: y(t) + 3, class: 'axis', 'text-anchor': 'end' }, String(t)));
+  }
+  let d = `M ${x(t0)} ${y(0)}`;
+  for (const p of pts) d += ` H ${x(p.at)} V ${y(p.total)}`;
+  d += ` H ${x(t1)}`;
+  root.append(svg('path', { d, class: 'step-line' }));
+  for (const p of pts) {
+    root.append(svg('circle', { cx: x(p.at), cy: y(p.total), r: 2.5, class: `dot maturity-${p.to}` }, svg('title', {}, `${day(p.at)}: promoted to ${p.to} (${p.total} so far)`)));
+  }
+  root.append(svg('text', { x: left, y: H - 6, class: 'axis' }, day(t0)));
+  root.append(svg('text', { x: W - right, y: H - 6, class: 'axis', 'text-anchor': 'end' }, day(t1)));
+  return root;
+}
+
+export function timeSavedLabel(data: InsightsData): string {
+  const t = data.timeSaved;
+  if (!t.prevented) return 'No prevented errors recorded yet.';
+  return `≈ ${duration(t.totalMs)} saved by ${t.prevented} prevented ${t.prevented === 1 ? 'error' : 'errors'}` +
+    (t.unestimated ? ` (${t.unestimated} without a timed episode, not counted)` : '');
+}

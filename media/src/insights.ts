@@ -1,0 +1,80 @@
+// The insights view: summary numbers and three charts, redrawn from each `insights` message.
+import type { InsightsData } from '../../src/core/insights';
+import type { HostMessage } from '../../src/vscode/sidebar/protocol';
+import { recurrentSignatures, promotionsOverTime, timeSavedLabel, weeklyOutcomes } from './charts';
+import { h, icon, textButton } from './dom';
+import { duration } from './format';
+import { send } from './vscodeApi';
+
+export class InsightsApp {
+  private readonly body: HTMLElement;
+
+  constructor(private readonly root: HTMLElement) {
+    this.body = h('main', { class: 'insights', attrs: { 'aria-live': 'polite' } });
+    root.replaceChildren(this.body);
+    root.removeAttribute('aria-busy');
+    this.body.append(loading());
+  }
+
+  handle(msg: HostMessage): void {
+    if (msg.type !== 'insights') return;
+    const s = msg.state;
+    if (s.status === 'loading') {
+      if (!this.body.querySelector('.chart')) this.body.replaceChildren(loading());
+      return;
+    }
+    if (s.status === 'error') {
+      this.body.replaceChildren(h('div', { class: 'state state-error' },
+        h('div', { class: 'state-message' }, icon('error'), h('span', { text: s.message })),
+        h('div', { class: 'state-actions' }, textButton('Retry', () => send({ type: 'run', action: 'refresh' }), 'refresh'),
+          textButton('Show log', () => send({ type: 'run', action: 'showLog' }), 'output'))));
+      return;
+    }
+    this.render(s.data);
+  }
+
+  private render(d: InsightsData): void {
+    const t = d.totals;
+    if (!t.memories) {
+      this.body.replaceChildren(h('div', { class: 'state state-empty' },
+        h('div', { class: 'state-message' }, icon('graph'), h('span', { text: 'No memories yet. Insights appear once Engram has captured a few episodes.' })),
+        h('div', { class: 'state-actions' }, textButton('Record Lesson…', () => send({ type: 'run', action: 'recordLesson' }), 'add', true))));
+      return;
+    }
+    const stat = (value: string, label: string, title?: string) =>
+      h('div', { class: 'stat', attrs: title ? { title } : {} }, h('div', { class: 'stat-value', text: value }), h('div', { class: 'stat-label', text: label }));
+    const saved = d.timeSaved;
+    const stats = h('div', { class: 'stats', attrs: { role: 'group', 'aria-label': 'Totals' } },
+      stat(String(t.episodes), 'episodes'),
+      stat(String(t.lessons), 'lessons'),
+      stat(String(t.rules + t.constraints), 'rules & constraints'),
+      stat(saved.totalMs ? duration(saved.totalMs) : '—', 'time saved', timeSavedLabel(d)));
+
+    const card = (title: string, note: string, content: Node, legend?: Node) =>
+      h('section', { class: 'card', attrs: { 'aria-label': title } }, h('h2', { text: title }), note ? h('p', { class: 'muted', text: note }) : null, content, legend ?? null);
+
+    const legend = h('ul', { class: 'legend', attrs: { 'aria-hidden': 'true' } },
+      ...(['success', 'partial', 'failure', 'abandoned'] as const).map(o => h('li', {}, h('span', { class: `swatch outcome-${o}` }), h('span', { text: o }))));
+
+    const sections: Node[] = [stats,
+      card('Episodes per week', `By outcome, last ${d.weeks.length} weeks`, weeklyOutcomes(d), legend)];
+    sections.push(d.signatures.length
+      ? card('Most recurrent errors', 'Episodes per error signature', recurrentSignatures(d))
+      : card('Most recurrent errors', 'No recurring errors yet.', h('div')));
+    sections.push(card('Promotions over time', d.promotions.length ? 'Memories that earned a higher maturity' : 'No promotions yet: memories are promoted as they keep helping.', promotionsOverTime(d)));
+    const rows = saved.rows.length
+      ? h('table', { class: 'saved' },
+        h('thead', {}, h('tr', {}, h('th', { text: 'Error' }), h('th', { text: 'Prevented' }), h('th', { text: 'Median fix' }))),
+        h('tbody', {}, ...saved.rows.map(r => h('tr', {},
+          h('td', { text: r.label, attrs: { title: r.signature } }), h('td', { class: 'num', text: String(r.prevented) }),
+          h('td', { class: 'num', text: r.medianMs !== undefined ? duration(r.medianMs) : '—' })))))
+      : h('div');
+    sections.push(card('Time saved (estimate)', `${timeSavedLabel(d)} Each prevented error counts the median time its episodes took to fix.`, rows));
+    this.body.replaceChildren(...sections);
+  }
+}
+
+function loading(): HTMLElement {
+  return h('div', { class: 'state state-loading', attrs: { 'aria-busy': 'true' } },
+    h('div', { class: 'state-message' }, icon('loading', 'codicon-modifier-spin'), h('span', { text: 'Loading insights…' })));
+}

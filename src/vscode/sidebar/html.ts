@@ -1,0 +1,42 @@
+// The static shell of both Engram webviews. It carries no data: memories arrive later as JSON messages
+// and are written with textContent, so nothing from a memory is ever parsed as HTML.
+import { randomUUID } from 'crypto';
+import * as vscode from 'vscode';
+import type { ViewKind } from './protocol';
+
+/** Only built assets are loadable: the bundle + codicons in dist/, styles and icon in media/. */
+export function localResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+  return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
+}
+
+export function buildHtml(webview: vscode.Webview, extensionUri: vscode.Uri, view: ViewKind, title: string): string {
+  const nonce = randomUUID().replace(/-/g, '');
+  const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  // Attribute values below are ours (URIs built by VS Code, a fixed view kind), never memory text.
+  return `<!DOCTYPE html>
+<html lang="${vscode.env.language.startsWith('ko') ? 'ko' : 'en'}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
+<link rel="stylesheet" href="${asset('media', 'sidebar.css')}">
+<title>${escapeHtml(title)}</title>
+</head>
+<body data-view="${view}">
+<div id="app" aria-busy="true"></div>
+<script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
+</body>
+</html>`;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`);
+}

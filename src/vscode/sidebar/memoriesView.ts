@@ -1,0 +1,380 @@
+// The "Memories" sidebar view: Relevant now, Open episodes, Needs review, Recent and search. The host
+// side owns every store call and every native UI (input boxes, clipboard, editors); the webview only
+// renders rows and sends named actions back through the validated protocol.
+import * as vscode from 'vscode';
+import type { FeedbackOutcome, Memory, Outcome, RecallResult } from '../../core/types';
+import { formatError } from '../errors';
+import type { Services } from '../services';
+import type { MemoryView, RevealSection, WebviewMessage } from './protocol';
+import { currentRelevantQuery, watchRelevantContext } from './relevantQuery';
+import { debounce, ViewHost } from './viewHost';
+import { fromRecall, filesOf, nextMaturity, toDetails, toMarkdown, toMemoryView } from './viewModel';
+
+/** How long a forgotten memory waits for "Undo" before the deletion is written. */
+export const FORGET_DELAY_MS = 6000;
+const RECENT_LIMIT = 20;
+const SEARCH_LIMIT = 20;
+
+interface PendingForget { timer: ReturnType<typeof setTimeout>; title: string }
+
+export class MemoriesView extends ViewHost {
+  static readonly viewType = 'engram.memories';
+  private query = '';
+  private searchSeq = 0;
+  private relevantSeq = 0;
+  private readonly pendingForgets = new Map<string, PendingForget>();
+  /** A reveal requested before the webview was ready; delivered on `ready`. */
+  private pendingReveal?: { id?: string; section?: RevealSection; query?: string };
+  private readonly refreshLists = debounce(() => void this.refreshStored(), 200);
+  private readonly refreshRelevantSoon = debounce(() => void this.refreshRelevant(), 200);
+
+  constructor(private readonly services: Services) {
+    super(services.context.extensionUri, services.logger, 'memories', vscode.l10n.t('Engram memories'));
+    this.disposables.push(
+      services.onDidChangeMemories(() => {
+        if (this.isReady) { this.refreshLists(); this.refreshRelevantSoon(); }
+      }),
+      watchRelevantContext(() => { if (this.isReady) void this.refreshRelevant(); }),
+    );
+    if (services.capture) this.disposables.push(services.capture.onDidChange(() => { if (this.isReady) this.refreshEpisodes(); }));
+  }
+
+  protected override onVisibilityChanged(): void { /* the webview re-sends `ready` when shown */ }
+
+  protected async handle(msg: WebviewMessage): Promise<void> {
+    try {
+      await this.dispatch(msg);
+    } catch (e) {
+      this.logger.error(e instanceof Error ? e : String(e));
+      this.post({ type: 'notice', level: 'error', text: formatError(e) });
+    }
+  }
+
+  private async dispatch(msg: WebviewMessage): Promise<void> {
+    switch (msg.type) {
+      case 'ready': return this.onReady();
+      case 'search': return this.search(msg.query);
+      case 'details': return this.details(msg.id);
+      case 'feedback': return this.feedback(msg.id, msg.outcome);
+      case 'edit': return this.edit(msg.id);
+      case 'pin': {
+        const store = await this.services.store();
+        await store.update(msg.id, { pinned: msg.pinned ? true : null }, msg.pinned ? 'pinned in the sidebar' : 'unpinned in the sidebar');
+        return;
+      }
+      case 'promote': return this.promote(msg.id);
+      case 'demote': {
+        const store = await this.services.store();
+        await store.demote(msg.id, 'demoted by hand in the sidebar');
+        return;
+      }
+      case 'forget': return this.forget(msg.id);
+      case 'undoForget': return this.undoForget(msg.id);
+      case 'restore': {
+        const store = await this.services.store();
+        await store.restore(msg.id);
+        return;
+      }
+      case 'openSource': return this.openSource(msg.id);
+      case 'copyMarkdown': {
+        const store = await this.services.store();
+        const m = store.get(msg.id);
+        if (!m) return this.gone(msg.id);
+        await vscode.env.clipboard.writeText(toMarkdown(m, store));
+        this.post({ type: 'notice', level: 'info', text: vscode.l10n.t('Copied as Markdown.') });
+        return;
+      }
+      case 'endEpisode': return this.endEpisode(msg.id);
+      case 'run': return this.run(msg.action);
+    }
+  }
+
+  private async onReady(): Promise<void> {
+    this.post({ type: 'init', view: 'memories', now: Date.now(), captureAvailable: !!this.services.capture });
+    for (const [id, p] of this.pendingForgets) this.post({ type: 'pendingForget', id, title: p.title, deadline: Date.now() + 1000 });
+    const reveal = this.pendingReveal;
+    this.pendingReveal = undefined;
+    this.refreshEpisodes();
+    await Promise.all([this.refreshStored(), this.refreshRelevant(), this.query ? this.search(this.query) : Promise.resolve()]);
+    if (reveal) await this.reveal(reveal.id, reveal.section, reveal.query);
+  }
+
+  /** Recent + Needs review: straight from the store, no recall. */
+  private async refreshStored(): Promise<void> {
+    let store;
+    try {
+      store = await this.services.store();
+    } catch (e) {
+      const message = vscode.l10n.t('Engram could not open its memory store: {0}', formatError(e));
+      this.post({ type: 'section', section: 'recent', state: { status: 'error', message } });
+      return;
+    }
+    const all = store.list({ includeQuarantined: true });
+    const recent = all.filter(m => !m.quarantined && !this.pendingForgets.has(m.id))
+      .sort((a, b) => Number(b.pinned === true) - Number(a.pinned === true) || b.updatedAt - a.updatedAt)
+      .slice(0, RECENT_LIMIT);
+    const review = all.filter(m => m.quarantined).sort((a, b) => (b.quarantined?.at ?? 0) - (a.quarantined?.at ?? 0));
+    this.post({ type: 'section', section: 'review', state: { status: 'ready', items: review.map(m => toMemoryView(m, [])) } });
+    this.post({ type: 'section', section: 'recent', state: { status: 'ready', items: recent.map(m => toMemoryView(m, [recencyWhy(m)])) } });
+  }
+
+  private async refreshRelevant(): Promise<void> {
+    const seq = ++this.relevantSeq;
+    const q = currentRelevantQuery(uri => this.services.workspaceRelative(uri));
+    if (!q) {
+      this.post({ type: 'section', section: 'relevant', state: { status: 'ready', items: [] }, context: { errors: 0 } });
+      return;
+    }
+    const context = { file: q.file, errors: q.errors };
+    this.post({ type: 'section', section: 'relevant', state: { status: 'loading' }, context });
+    try {
+      const results = q.text ? await this.services.recall({ text: q.text, file: q.file }) : [];
+      if (seq !== this.relevantSeq) return; // the user moved on; a newer recall is on its way
+      this.post({ type: 'section', section: 'relevant', state: { status: 'ready', items: this.visible(results) }, context });
+    } catch (e) {
+      if (seq !== this.relevantSeq) return;
+      this.post({ type: 'section', section: 'relevant', state: { status: 'error', message: formatError(e) }, context });
+    }
+  }
+
+  private refreshEpisodes(): void {
+    const capture = this.services.capture;
+    if (!capture) {
+      this.post({ type: 'episodes', state: { status: 'ready', items: [], note: vscode.l10n.t('Capture is not running in this window.') } });
+      return;
+    }
+    try {
+      const items = capture.openEpisodes().map(e => ({ ...e }));
+      this.post({ type: 'episodes', state: { status: 'ready', items, note: capture.paused ? vscode.l10n.t('Capture is paused.') : undefined } });
+    } catch (e) {
+      this.post({ type: 'episodes', state: { status: 'error', message: formatError(e) } });
+    }
+  }
+
+  private async search(raw: string): Promise<void> {
+    const query = raw.trim();
+    this.query = query;
+    const seq = ++this.searchSeq;
+    if (!query) {
+      this.post({ type: 'section', section: 'search', state: { status: 'ready', items: [] }, query: '' });
+      return;
+    }
+    this.post({ type: 'section', section: 'search', state: { status: 'loading' }, query });
+    try {
+      const results = await this.services.recall({ text: query, k: SEARCH_LIMIT });
+      if (seq !== this.searchSeq) return;
+      this.post({ type: 'section', section: 'search', state: { status: 'ready', items: this.visible(results) }, query });
+    } catch (e) {
+      if (seq !== this.searchSeq) return;
+      this.post({ type: 'section', section: 'search', state: { status: 'error', message: formatError(e) }, query });
+    }
+  }
+
+  private visible(results: RecallResult[]): MemoryView[] {
+    return fromRecall(results.filter(r => !this.pendingForgets.has(r.memory.id)));
+  }
+
+  private async details(id: string): Promise<void> {
+    const store = await this.services.store();
+    const m = store.get(id);
+    if (!m) {
+      this.post({ type: 'details', id, error: vscode.l10n.t('This memory no longer exists.') });
+      return;
+    }
+    this.post({ type: 'details', id, details: toDetails(m, store) });
+  }
+
+  private async feedback(id: string, outcome: FeedbackOutcome): Promise<void> {
+    const store = await this.services.store();
+    await store.feedback(id, outcome, { reason: 'from the sidebar' });
+    this.post({
+      type: 'notice', level: 'info',
+      text: outcome === 'prevented' ? vscode.l10n.t('Thanks: this memory gains confidence.') : vscode.l10n.t('Noted: this memory loses confidence.'),
+    });
+    this.refreshLists();
+    this.refreshRelevantSoon();
+  }
+
+  private async edit(id: string): Promise<void> {
+    const store = await this.services.store();
+    const m = store.get(id);
+    if (!m) return this.gone(id);
+    const patch: Record<string, unknown> = {};
+    const ask = async (field: string, prompt: string, value: string): Promise<boolean> => {
+      const next = await vscode.window.showInputBox({ title: vscode.l10n.t('Edit memory'), prompt, value, ignoreFocusOut: true });
+      if (next === undefined) return false; // Escape cancels the whole edit
+      if (next.trim() !== value.trim()) patch[field] = next.trim();
+      return true;
+    };
+    let ok = true;
+    switch (m.kind) {
+      case 'lesson':
+        ok = await ask('rootCause', vscode.l10n.t('Root cause (why it really failed)'), m.rootCause)
+          && await ask('fixApproach', vscode.l10n.t('Fix (what made it work)'), m.fixApproach);
+        break;
+      case 'fact': ok = await ask('content', vscode.l10n.t('Fact'), m.content); break;
+      case 'rule': ok = await ask('instruction', vscode.l10n.t('Instruction'), m.instruction); break;
+      case 'episode':
+        ok = await ask('summary', vscode.l10n.t('Summary'), m.summary)
+          && await ask('resolution', vscode.l10n.t('Resolution'), m.resolution ?? '');
+        break;
+    }
+    if (!ok || !Object.keys(patch).length) return;
+    await store.update(id, patch, 'edited in the sidebar');
+    await this.details(id);
+  }
+
+  private async promote(id: string): Promise<void> {
+    const store = await this.services.store();
+    const m = store.get(id);
+    if (!m) return this.gone(id);
+    const to = nextMaturity(m);
+    if (!to) {
+      this.post({ type: 'notice', level: 'info', text: vscode.l10n.t('This memory is already a constraint.') });
+      return;
+    }
+    await store.promote(id, to, 'promoted by hand in the sidebar');
+  }
+
+  /**
+   * Forget waits FORGET_DELAY_MS with an Undo button before writing the deletion. Undo could instead
+   * re-record the memory under a new id (the old id is tombstoned), but that would lose its history,
+   * its evidence links and every reference to its id, and the deleted text would have hit the log.
+   */
+  private async forget(id: string): Promise<void> {
+    if (this.pendingForgets.has(id)) return;
+    const store = await this.services.store();
+    const m = store.get(id);
+    if (!m) return this.gone(id);
+    const view = toMemoryView(m);
+    const timer = setTimeout(() => void this.commitForget(id), FORGET_DELAY_MS);
+    this.pendingForgets.set(id, { timer, title: view.title });
+    this.post({ type: 'pendingForget', id, title: view.title, deadline: Date.now() + FORGET_DELAY_MS });
+    this.refreshLists();
+    this.refreshRelevantSoon();
+  }
+
+  private async commitForget(id: string): Promise<void> {
+    if (!this.pendingForgets.delete(id)) return;
+    try {
+      const store = await this.services.store();
+      await store.forget(id, 'forgotten in the sidebar');
+      this.post({ type: 'forgetSettled', id, undone: false });
+    } catch (e) {
+      this.logger.error(e instanceof Error ? e : String(e));
+      this.post({ type: 'forgetSettled', id, undone: true });
+      this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Could not forget the memory: {0}', formatError(e)) });
+    }
+  }
+
+  private undoForget(id: string): void {
+    const p = this.pendingForgets.get(id);
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pendingForgets.delete(id);
+    this.post({ type: 'forgetSettled', id, undone: true });
+    this.refreshLists();
+    this.refreshRelevantSoon();
+  }
+
+  private async openSource(id: string): Promise<void> {
+    const store = await this.services.store();
+    const m = store.get(id);
+    if (!m) return this.gone(id);
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    let uris: vscode.Uri[] = folder ? filesOf(m, store).map(f => vscode.Uri.joinPath(folder.uri, f)) : [];
+    if (!uris.length && m.scope.length && folder) {
+      // No recorded file: look for files the memory's scope covers.
+      const found = await Promise.all(m.scope.slice(0, 5).map(g => vscode.workspace.findFiles(new vscode.RelativePattern(folder, g), '**/node_modules/**', 10)));
+      uris = found.flat();
+    }
+    if (!uris.length) {
+      this.post({ type: 'notice', level: 'info', text: vscode.l10n.t('This memory has no source file in this workspace.') });
+      return;
+    }
+    let target = uris[0];
+    if (uris.length > 1) {
+      const pick = await vscode.window.showQuickPick(uris.map(u => ({ label: vscode.workspace.asRelativePath(u), uri: u })), {
+        title: vscode.l10n.t('Open source file'),
+      });
+      if (!pick) return;
+      target = pick.uri;
+    }
+    try {
+      await vscode.window.showTextDocument(target, { preview: true });
+    } catch (e) {
+      this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Could not open {0}: {1}', vscode.workspace.asRelativePath(target), formatError(e)) });
+    }
+  }
+
+  private async endEpisode(id: string): Promise<void> {
+    const capture = this.services.capture;
+    if (!capture) return;
+    const outcomes: { label: string; outcome: Outcome }[] = [
+      { label: vscode.l10n.t('$(check) Solved'), outcome: 'success' },
+      { label: vscode.l10n.t('$(circle-slash) Partly solved'), outcome: 'partial' },
+      { label: vscode.l10n.t('$(error) Gave up: it still fails'), outcome: 'failure' },
+      { label: vscode.l10n.t('$(close) Abandon (not worth remembering)'), outcome: 'abandoned' },
+    ];
+    const pick = await vscode.window.showQuickPick(outcomes, { title: vscode.l10n.t('End episode') });
+    if (!pick) return;
+    await capture.endEpisode(id, pick.outcome);
+    this.refreshEpisodes();
+  }
+
+  private async run(action: 'recordLesson' | 'showLog' | 'refresh' | 'showInsights' | 'showPanel'): Promise<void> {
+    switch (action) {
+      case 'recordLesson': await vscode.commands.executeCommand('engram.recordLesson'); return;
+      case 'showLog': this.services.logChannel.show(); return;
+      case 'showInsights': await vscode.commands.executeCommand('engram.showInsights'); return;
+      case 'showPanel': await vscode.commands.executeCommand('engram.showPanel'); return;
+      case 'refresh': await this.onReady(); return;
+    }
+  }
+
+  private gone(id: string): void {
+    this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('This memory no longer exists.') });
+    this.post({ type: 'details', id, error: vscode.l10n.t('This memory no longer exists.') });
+    this.refreshLists();
+  }
+
+  /** Shows the view and then a memory, a section or a search. Used by hover, status bar and commands. */
+  async reveal(id?: string, section?: RevealSection, query?: string): Promise<void> {
+    if (!this.isReady) {
+      this.pendingReveal = { id, section, query };
+      await vscode.commands.executeCommand(`${MemoriesView.viewType}.focus`);
+      return; // delivered by onReady
+    }
+    if (!this.isVisible) await vscode.commands.executeCommand(`${MemoriesView.viewType}.focus`);
+    if (query !== undefined) {
+      this.post({ type: 'reveal', section: 'search', query });
+      await this.search(query);
+    }
+    if (id) {
+      const store = await this.services.store();
+      const m = store.get(id);
+      if (!m) return this.gone(id);
+      this.post({ type: 'section', section: 'opened', state: { status: 'ready', items: [toMemoryView(m, [vscode.l10n.t('opened from elsewhere')])] } });
+      this.post({ type: 'reveal', id });
+      await this.details(id);
+    } else if (section && query === undefined) {
+      this.post({ type: 'reveal', section });
+    }
+  }
+
+  /** Pending deletions are the user's intent: write them now rather than lose them on shutdown. */
+  override dispose(): void {
+    for (const [id, p] of this.pendingForgets) {
+      clearTimeout(p.timer);
+      void this.services.store().then(s => s.forget(id, 'forgotten in the sidebar')).catch(() => { /* shutting down */ });
+    }
+    this.pendingForgets.clear();
+    this.refreshLists.cancel();
+    this.refreshRelevantSoon.cancel();
+    super.dispose();
+  }
+}
+
+function recencyWhy(m: Memory): string {
+  return m.pinned ? 'pinned' : m.updatedAt > m.createdAt ? 'recently updated' : 'recently recorded';
+}

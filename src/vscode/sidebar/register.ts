@@ -1,0 +1,40 @@
+// Registers the two Engram webview views and the commands that open them, and gives other features
+// `services.reveal` to show a memory, a section or a search in the sidebar.
+import * as vscode from 'vscode';
+import type { Services } from '../services';
+import { InsightsView } from './insightsView';
+import { MemoriesView } from './memoriesView';
+import type { RevealSection } from './protocol';
+import type { ViewHostState } from './viewHost';
+
+/** Test-only view into the providers (commands not contributed in package.json, so not in the palette). */
+export const TEST_STATE_COMMAND = 'engram.sidebar._testState';
+export const TEST_RECEIVE_COMMAND = 'engram.sidebar._testReceive';
+
+export function registerSidebar(services: Services): void {
+  const subs = services.context.subscriptions;
+  const memories = new MemoriesView(services);
+  const insights = new InsightsView(services);
+  subs.push(
+    memories,
+    insights,
+    vscode.window.registerWebviewViewProvider(MemoriesView.viewType, memories),
+    vscode.window.registerWebviewViewProvider(InsightsView.viewType, insights),
+    vscode.commands.registerCommand('engram.showPanel', () => memories.reveal(undefined, 'relevant')),
+    vscode.commands.registerCommand('engram.showInsights', async () => {
+      await vscode.commands.executeCommand(`${InsightsView.viewType}.focus`);
+      if (insights.isReady) await insights.refresh();
+    }),
+    vscode.commands.registerCommand('engram.openMemory', (id: unknown) => {
+      if (typeof id !== 'string' || !id) return memories.reveal(undefined, 'recent');
+      return memories.reveal(id);
+    }),
+    vscode.commands.registerCommand(TEST_STATE_COMMAND, (): { memories: ViewHostState; insights: ViewHostState } => ({
+      memories: memories.testState(), insights: insights.testState(),
+    })),
+    vscode.commands.registerCommand(TEST_RECEIVE_COMMAND, (view: unknown, raw: unknown) => {
+      (view === 'insights' ? insights : memories).receive(raw);
+    }),
+  );
+  services.reveal = (id?: string, section?: RevealSection, query?: string) => memories.reveal(id, section, query);
+}

@@ -1,0 +1,139 @@
+// Turns store memories into the plain rows and details the webview shows, and a memory into markdown
+// for "Copy as markdown". No 'vscode' import: it is data shaping only.
+import type { Episode, HistoryEntry, Memory, RecallResult } from '../../core/types';
+import { memoryTitle } from '../../core/types';
+import type { EpisodeRef, MemoryDetails, MemoryView, StepView } from './protocol';
+
+/** What the view model needs from the store. */
+export interface MemoryLookup {
+  get(id: string): Memory | undefined;
+  history(id: string): HistoryEntry[];
+}
+
+const PRIOR = 1; // the Beta(1, 1) prior every memory starts from (core/trust.ts)
+
+export function toMemoryView(m: Memory, why: string[] = []): MemoryView {
+  const { alpha, beta } = m.confidence;
+  const total = alpha + beta;
+  const helped = Math.max(0, Math.round(alpha - PRIOR));
+  const notHelped = Math.max(0, Math.round(beta - PRIOR));
+  const view: MemoryView = {
+    id: m.id,
+    kind: m.kind,
+    title: memoryTitle(m) || `(${m.kind} without text)`,
+    maturity: m.maturity,
+    confidence: total > 0 ? Math.round((alpha / total) * 100) : 50,
+    helped,
+    notHelped,
+    evidence: m.kind === 'lesson' ? m.evidence.length : helped + notHelped,
+    scope: [...m.scope],
+    why: [...why],
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+    pinned: m.pinned === true,
+    source: m.source,
+  };
+  if (m.quarantined) view.quarantine = m.quarantined.reason;
+  if (m.flagged?.length) view.flagged = [...m.flagged];
+  return view;
+}
+
+export function fromRecall(results: readonly RecallResult[]): MemoryView[] {
+  return results.map(r => toMemoryView(r.memory, r.why));
+}
+
+function stepsOf(e: Episode): StepView[] {
+  return e.steps.map(s => {
+    const v: StepView = { action: s.action, result: s.result };
+    if (s.wasEffective !== undefined) v.effective = s.wasEffective;
+    if (s.at !== undefined) v.at = s.at;
+    if (s.detail) v.detail = s.detail;
+    return v;
+  });
+}
+
+function episodeRef(e: Episode): EpisodeRef {
+  return { id: e.id, title: memoryTitle(e), outcome: e.outcome, startedAt: e.startedAt, steps: stepsOf(e), files: [...e.files] };
+}
+
+export function bodyOf(m: Memory): string {
+  switch (m.kind) {
+    case 'lesson': return m.errorText;
+    case 'episode': return m.summary || m.trigger;
+    case 'fact': return m.content;
+    case 'rule': return m.instruction;
+  }
+}
+
+/** Source episodes of a memory: a lesson's evidence, a rule's lesson's evidence. */
+export function sourceEpisodes(m: Memory, store: MemoryLookup): Episode[] {
+  let ids: string[] = [];
+  if (m.kind === 'lesson') ids = m.evidence;
+  else if (m.kind === 'rule' && m.fromLesson) {
+    const l = store.get(m.fromLesson);
+    ids = l?.kind === 'lesson' ? l.evidence : [];
+  }
+  const out: Episode[] = [];
+  for (const id of ids.slice(-10)) {
+    const e = store.get(id);
+    if (e?.kind === 'episode') out.push(e);
+  }
+  return out;
+}
+
+/** Files a memory came from (episodes touched them); used by "Open source file". */
+export function filesOf(m: Memory, store: MemoryLookup): string[] {
+  const files = new Set<string>();
+  if (m.kind === 'episode') m.files.forEach(f => files.add(f));
+  for (const e of sourceEpisodes(m, store)) e.files.forEach(f => files.add(f));
+  return [...files];
+}
+
+export function toDetails(m: Memory, store: MemoryLookup): MemoryDetails {
+  const d: MemoryDetails = {
+    id: m.id,
+    body: bodyOf(m),
+    steps: m.kind === 'episode' ? stepsOf(m) : [],
+    episodes: sourceEpisodes(m, store).map(episodeRef),
+    files: filesOf(m, store),
+    history: store.history(m.id).slice(-50).map(h => ({ type: h.type, at: h.at, detail: h.detail })),
+  };
+  if (m.kind === 'lesson') { d.rootCause = m.rootCause; d.fix = m.fixApproach; }
+  if (m.kind === 'episode' && m.resolution) d.fix = m.resolution;
+  if (m.kind === 'episode' && m.lessonsLearned.length) d.rootCause = m.lessonsLearned.join('\n');
+  if (m.purpose) d.purpose = m.purpose;
+  return d;
+}
+
+/** Inline text for markdown, so memory text cannot open a fence or inject links into the copy. */
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map(x => x[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}\n${text}\n${ticks}`;
+}
+
+export function toMarkdown(m: Memory, store: MemoryLookup): string {
+  const v = toMemoryView(m);
+  const lines = [`### ${v.title.replace(/[\r\n]+/g, ' ')}`, ''];
+  lines.push(`- Kind: ${m.kind} · maturity: ${m.maturity} · confidence ${v.confidence}% (${v.helped} helped, ${v.notHelped} did not)`);
+  if (m.scope.length) lines.push(`- Scope: ${m.scope.map(s => `\`${s}\``).join(', ')}`);
+  lines.push(`- Recorded: ${new Date(m.createdAt).toISOString().slice(0, 10)} (${m.source})`);
+  lines.push('');
+  if (m.kind === 'lesson') {
+    lines.push('**Error**', '', fence(m.errorText), '', '**Root cause**', '', m.rootCause || '_unknown_', '', '**Fix**', '', m.fixApproach || '_unknown_');
+  } else {
+    lines.push(bodyOf(m));
+  }
+  const eps = sourceEpisodes(m, store);
+  if (eps.length) {
+    lines.push('', '**Episodes**', '');
+    for (const e of eps) lines.push(`- ${new Date(e.startedAt).toISOString().slice(0, 10)} ${e.outcome}: ${memoryTitle(e)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+const LADDER = ['observation', 'pattern', 'rule', 'constraint'] as const;
+export function nextMaturity(m: Memory): Memory['maturity'] | undefined {
+  const i = LADDER.indexOf(m.maturity);
+  return i >= 0 && i < LADDER.length - 1 ? LADDER[i + 1] : undefined;
+}
