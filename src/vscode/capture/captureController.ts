@@ -1,0 +1,338 @@
+// Wires the capture adapters (diagnostics, terminal, editors) to the pure tracker, acts on its effects
+// (baselines, automatic outcomes, finalisation) and implements CaptureApi for the sidebar, the status
+// bar and the commands. Event handlers only do bookkeeping; writes go through the Finalizer.
+import * as vscode from 'vscode';
+import { triggerText } from '../../core/episodeSummary';
+import { EpisodeTracker, type CommandInfo, type ErrorInfo, type TrackedEpisode, type TrackerEffect } from '../../core/episodeTracker';
+import { newId } from '../../core/ids';
+import { scopeMatches } from '../../core/scope';
+import type { FeedbackOutcome, Outcome } from '../../core/types';
+import type { CaptureApi, OpenEpisodeView } from '../api';
+import { onConfigChange, readConfig, type EngramConfig } from '../config';
+import { formatError } from '../errors';
+import type { Services } from '../services';
+import { watchDiagnostics } from './diagnostics';
+import { excerptAround } from './diffs';
+import { ProactiveRecall, TextBaselines, watchEditors } from './editors';
+import { Finalizer } from './finalize';
+import { summarizeWithModel } from './lmSummary';
+import { watchTerminals } from './terminal';
+
+const MAX_URIS = 5000;
+/** Step-count changes (every keystroke) refresh the views at most this often. */
+const QUIET_REFRESH_MS = 1000;
+
+export function registerCapture(services: Services): void {
+  const controller = new CaptureController(services);
+  services.context.subscriptions.push(controller);
+  services.capture = controller;
+}
+
+function settleFor(noiseThresholdMs: number): number {
+  // How long a vanished error must stay gone: long enough to ride out a keystroke, short enough to feel immediate.
+  return Math.min(2000, Math.max(300, Math.round(noiseThresholdMs / 2)));
+}
+
+interface EpisodeContext {
+  codeBefore?: string;
+  domain: string;
+  activeFile?: string;
+  /** Memories that already got an automatic outcome in this episode. */
+  judged: Set<string>;
+}
+
+export class CaptureController implements CaptureApi, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.emitter];
+  private cfg: EngramConfig['capture'];
+  private userPaused = false;
+  private storageProblem: string | undefined;
+  private limitation: string | undefined;
+  private readonly tracker: EpisodeTracker;
+  private readonly baselines: TextBaselines;
+  private readonly finalizer: Finalizer;
+  private readonly proactive: ProactiveRecall;
+  private readonly contexts = new Map<string, EpisodeContext>();
+  private readonly uris = new Map<string, vscode.Uri>();
+  private readonly excluded = new Map<string, boolean>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private quietTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly services: Services) {
+    this.cfg = readConfig().capture;
+    this.tracker = new EpisodeTracker({
+      noiseThresholdMs: this.cfg.noiseThresholdMs,
+      idleGapMs: this.cfg.idleGapMinutes * 60_000,
+      settleMs: settleFor(this.cfg.noiseThresholdMs),
+      newId: () => newId('ep'),
+    });
+    const rel = (uri: vscode.Uri) => this.relativeIfCaptured(uri);
+    this.baselines = new TextBaselines(rel);
+    const logger = services.logger;
+    this.finalizer = new Finalizer({
+      store: () => services.store(),
+      owner: () => ({ scope: 'workspace', workspace: services.workspaceId, agent: 'user' }),
+      mode: () => services.config().updateMode,
+      useLanguageModel: () => services.config().summarize.useLanguageModel,
+      summarize: text => summarizeWithModel(text, logger),
+      onStorageError: e => this.onStorageError(e),
+      logger,
+    });
+    this.proactive = new ProactiveRecall({
+      enabled: () => !this.paused && this.cfg.editors && services.config().recall.proactive,
+      relativeIfCaptured: rel,
+      recall: (text, file) => services.recall({ text, file }),
+      changed: () => services.fireChanged(),
+      logger,
+    });
+    this.disposables.push(this.finalizer, this.proactive);
+
+    const self = this;
+    this.disposables.push(
+      watchDiagnostics({
+        get active() { return !self.paused && self.cfg.diagnostics; },
+        relativeIfCaptured: rel,
+        diagnostics: (file: string, errors: ErrorInfo[], ctx) => this.apply(this.tracker.diagnostics(file, errors, Date.now(), ctx)),
+      }),
+      watchTerminals({
+        get active() { return !self.paused && self.cfg.terminal; },
+        maxOutputBytes: () => this.cfg.maxTerminalOutputBytes,
+        commandEnded: (cmd: CommandInfo) => this.apply(this.tracker.commandEnded(cmd, Date.now())),
+        setTerminalLimitation: msg => { if (msg !== this.limitation) { this.limitation = msg; this.emitter.fire(); } },
+        logger,
+      }),
+      watchEditors({
+        get active() { return !self.paused && self.cfg.editors; },
+        relativeIfCaptured: rel,
+        edited: (file, n) => this.apply(this.tracker.edited(file, Date.now(), n), true),
+        saved: file => this.apply(this.tracker.saved(file, Date.now())),
+        closed: file => this.apply(this.tracker.closed(file, Date.now())),
+        deleted: file => this.apply(this.tracker.deleted(file, Date.now())),
+        openEpisodeIds: () => this.tracker.open().map(e => e.id),
+        logger,
+      }, this.baselines),
+      onConfigChange('capture', () => this.reconfigure()),
+      onConfigChange('updateMode', () => { if (services.config().updateMode === 'hotPath') void this.finalizer.flush(); }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.apply(this.tracker.topicChange(Date.now(), 'workspace folders changed'))),
+      vscode.commands.registerCommand('engram.pauseCapture', () => this.setPaused(true)),
+      vscode.commands.registerCommand('engram.resumeCapture', () => this.setPaused(false)),
+      vscode.commands.registerCommand('engram.toggleCapture', () => this.setPaused(!this.paused)),
+      vscode.commands.registerCommand('engram.endEpisode', (id?: unknown) => this.endEpisodeCommand(typeof id === 'string' ? id : undefined)),
+    );
+    void vscode.commands.executeCommand('setContext', 'engram.capturePaused', this.paused);
+  }
+
+  // ---- CaptureApi ----
+
+  get paused(): boolean {
+    return this.userPaused || this.storageProblem !== undefined || !this.cfg.enabled;
+  }
+
+  get terminalLimitation(): string | undefined {
+    return this.limitation;
+  }
+
+  /** Why capture is paused, when it is not the user's choice (disk full, setting off). */
+  get pauseReason(): string | undefined {
+    if (this.storageProblem) return this.storageProblem;
+    if (!this.cfg.enabled) return vscode.l10n.t('engram.capture.enabled is off');
+    return this.userPaused ? vscode.l10n.t('paused by you') : undefined;
+  }
+
+  setPaused(paused: boolean, reason?: string): void {
+    this.userPaused = paused;
+    if (!paused && this.storageProblem) {
+      this.storageProblem = undefined;
+      this.finalizer.unblock();
+    }
+    this.services.logger.info(`capture ${paused ? 'paused' : 'resumed'}${reason ? `: ${reason}` : ''}`);
+    void vscode.commands.executeCommand('setContext', 'engram.capturePaused', this.paused);
+    this.emitter.fire();
+  }
+
+  openEpisodes(): OpenEpisodeView[] {
+    return this.tracker.open().map(ep => ({
+      id: ep.id, title: triggerText(ep), file: ep.file, signature: ep.error?.key, startedAt: ep.startedAt,
+      steps: ep.steps.length, source: ep.source,
+    }));
+  }
+
+  async endEpisode(id: string, outcome: Outcome, note?: string): Promise<void> {
+    this.apply(this.tracker.end(id, outcome, Date.now(), note?.trim() || undefined));
+    await this.finalizer.flush();
+  }
+
+  flush(): Promise<void> {
+    // Due deadlines first (a fix waiting to settle), then the writes.
+    this.apply(this.tracker.tick(Date.now()));
+    return this.finalizer.flush();
+  }
+
+  // ---- effects ----
+
+  private apply(effects: TrackerEffect[], quiet = false): void {
+    let changed = false;
+    for (const fx of effects) {
+      try {
+        switch (fx.type) {
+          case 'opened': this.onOpened(fx.episode); changed = true; break;
+          case 'ended': this.onEnded(fx.episode); changed = true; break;
+          case 'recurred': this.onRecurred(fx.episode); changed = true; break;
+          case 'noise': this.services.logger.trace(`noise: ${fx.key} in ${fx.file} lived ${fx.livedMs} ms`); break;
+        }
+      } catch (e) {
+        this.services.logger.error(e instanceof Error ? e : String(e));
+      }
+    }
+    this.schedule();
+    if (changed) this.emitter.fire();
+    else if (quiet && this.tracker.open().length && !this.quietTimer) {
+      this.quietTimer = setTimeout(() => { this.quietTimer = undefined; this.emitter.fire(); }, QUIET_REFRESH_MS);
+    }
+  }
+
+  private schedule(): void {
+    const next = this.tracker.nextDeadline();
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (next === undefined) return;
+    this.timer = setTimeout(() => { this.timer = undefined; this.apply(this.tracker.tick(Date.now())); }, Math.max(0, next - Date.now()) + 5);
+  }
+
+  private onOpened(ep: TrackedEpisode): void {
+    this.baselines.begin(ep.id);
+    const ctx: EpisodeContext = { domain: 'unknown', judged: new Set() };
+    const active = vscode.window.activeTextEditor?.document;
+    ctx.activeFile = active ? this.relativeIfCaptured(active.uri) : undefined;
+    if (ep.source === 'diagnostics' && ep.file) {
+      const uri = this.uris.get(ep.file);
+      const doc = uri && vscode.workspace.textDocuments.find(d => d.uri.toString() === uri.toString());
+      if (doc) {
+        ctx.domain = doc.languageId;
+        if (ep.error?.line !== undefined) ctx.codeBefore = excerptAround(doc.getText(), ep.error.line);
+      } else {
+        ctx.domain = ep.error?.tool ?? 'unknown';
+      }
+      if (uri && active && active.uri.toString() === uri.toString()) this.proactive.schedule(uri);
+    } else {
+      ctx.domain = `terminal:${ep.error?.tool ?? 'shell'}`;
+    }
+    this.contexts.set(ep.id, ctx);
+    this.services.logger.info(`episode opened (${ep.source}): ${triggerText(ep)}`);
+  }
+
+  private onEnded(ep: TrackedEpisode): void {
+    const ctx = this.contexts.get(ep.id) ?? { domain: 'unknown', judged: new Set<string>() };
+    this.contexts.delete(ep.id);
+    // A command episode without edits still belongs where the user was looking.
+    if (!ep.files.length && ctx.activeFile) ep.files.push(ctx.activeFile);
+    const { before, after } = this.baselines.end(ep.id, ep.files);
+    const uris = new Map<string, vscode.Uri>();
+    for (const f of ep.files) { const u = this.uris.get(f); if (u) uris.set(f, u); }
+    const feedback: { id: string; outcome: FeedbackOutcome; reason: string }[] = [];
+    if (ep.outcome === 'success') {
+      for (const id of this.services.shownSince(ep.startedAt, ep.file)) {
+        if (ctx.judged.has(id)) continue;
+        feedback.push({ id, outcome: 'prevented', reason: `shown while ${triggerText(ep)} was being fixed; it was fixed` });
+      }
+    }
+    this.services.logger.info(`episode ended (${ep.outcome}, ${ep.resolution ?? ''}): ${triggerText(ep)}`);
+    this.finalizer.enqueue({
+      tracked: ep, before, after, uris, codeBefore: ctx.codeBefore, domain: ctx.domain, feedback, written: { feedback: 0 },
+    });
+  }
+
+  private onRecurred(ep: TrackedEpisode): void {
+    const ctx = this.contexts.get(ep.id);
+    if (!ctx) return;
+    const feedback: { id: string; outcome: FeedbackOutcome; reason: string }[] = [];
+    for (const id of this.services.shownSince(ep.startedAt, ep.file)) {
+      if (ctx.judged.has(id)) continue;
+      ctx.judged.add(id);
+      feedback.push({ id, outcome: 'still_failed', reason: `shown for ${triggerText(ep)}, but the same error came back` });
+    }
+    if (feedback.length) this.finalizer.enqueue({ feedback, written: { feedback: 0 } });
+  }
+
+  private onStorageError(e: unknown): void {
+    const msg = formatError(e);
+    this.storageProblem = msg;
+    this.services.logger.error(`capture paused: ${msg} (${this.finalizer.pending} episode write(s) kept in memory)`);
+    void vscode.commands.executeCommand('setContext', 'engram.capturePaused', true);
+    this.emitter.fire();
+    const resume = vscode.l10n.t('Resume Capture');
+    void vscode.window.showWarningMessage(msg, resume).then(choice => { if (choice === resume) this.setPaused(false); });
+  }
+
+  // ---- helpers ----
+
+  /** Workspace-relative path of a file capture may look at (inside the workspace, not excluded). */
+  relativeIfCaptured(uri: vscode.Uri): string | undefined {
+    if (uri.scheme !== 'file' && uri.scheme !== 'vscode-remote') return undefined;
+    const rel = this.services.workspaceRelative(uri);
+    if (!rel || rel.startsWith('..') || rel === '.git' || rel.startsWith('.git/') || rel.includes('/.git/')) return undefined;
+    let ex = this.excluded.get(rel);
+    if (ex === undefined) {
+      ex = this.cfg.exclude.length > 0 && scopeMatches(this.cfg.exclude, rel);
+      if (this.excluded.size > MAX_URIS) this.excluded.clear();
+      this.excluded.set(rel, ex);
+    }
+    if (ex) return undefined;
+    if (!this.uris.has(rel)) {
+      if (this.uris.size > MAX_URIS) this.uris.clear();
+      this.uris.set(rel, uri);
+    }
+    return rel;
+  }
+
+  private reconfigure(): void {
+    const wasPaused = this.paused;
+    this.cfg = readConfig().capture;
+    this.excluded.clear();
+    this.tracker.setOptions({
+      noiseThresholdMs: this.cfg.noiseThresholdMs,
+      idleGapMs: this.cfg.idleGapMinutes * 60_000,
+      settleMs: settleFor(this.cfg.noiseThresholdMs),
+    });
+    if (wasPaused !== this.paused) void vscode.commands.executeCommand('setContext', 'engram.capturePaused', this.paused);
+    this.schedule();
+    this.emitter.fire();
+  }
+
+  private async endEpisodeCommand(id?: string): Promise<void> {
+    const open = this.openEpisodes();
+    if (!open.length) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Engram has no open episode.'));
+      return;
+    }
+    let target = id ? open.find(e => e.id === id) : undefined;
+    if (!target) {
+      const pick = await vscode.window.showQuickPick(open.map(e => ({
+        label: e.title, description: e.file, detail: vscode.l10n.t('{0} step(s), started {1}', e.steps, new Date(e.startedAt).toLocaleTimeString()), id: e.id,
+      })), { title: vscode.l10n.t('End which episode?') });
+      if (!pick) return;
+      target = open.find(e => e.id === pick.id);
+    }
+    if (!target) return;
+    const outcomes: { label: string; outcome: Outcome }[] = [
+      { label: vscode.l10n.t('Failure: it could not be fixed'), outcome: 'failure' },
+      { label: vscode.l10n.t('Partial: part of it was fixed'), outcome: 'partial' },
+      { label: vscode.l10n.t('Success: it is fixed'), outcome: 'success' },
+      { label: vscode.l10n.t('Abandoned: stop tracking it'), outcome: 'abandoned' },
+    ];
+    const chosen = await vscode.window.showQuickPick(outcomes, { title: vscode.l10n.t('How did it end?') });
+    if (!chosen) return;
+    const note = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Note (optional)'),
+      prompt: vscode.l10n.t('What did you learn? It is stored with the episode (secrets are masked).'),
+    });
+    if (note === undefined) return;
+    await this.endEpisode(target.id, chosen.outcome, note);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    for (const d of this.disposables) d.dispose();
+  }
+}

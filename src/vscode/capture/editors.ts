@@ -1,0 +1,159 @@
+// Editors and files → tracker: edits, saves, closes, creations and deletions; the text of files when an
+// episode began (so its fix can be shown as a diff); and proactive recall when a file with errors
+// becomes active. Handlers only do bookkeeping; recall runs debounced, off the event.
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/types';
+
+const MAX_BASELINE_CHARS = 512 * 1024;
+const MAX_BASELINE_FILES = 40;
+const RECALL_DEBOUNCE_MS = 600;
+
+export interface EditorSink {
+  readonly active: boolean;
+  relativeIfCaptured(uri: vscode.Uri): string | undefined;
+  edited(file: string, changes: number): void;
+  saved(file: string): void;
+  closed(file: string): void;
+  deleted(file: string): void;
+  /** Ids of the episodes open right now (for baselines). */
+  openEpisodeIds(): string[];
+  readonly logger: Logger;
+}
+
+/** Text of each file when it first mattered to an episode: at the episode's start, or when it appeared. */
+export class TextBaselines {
+  private readonly byEpisode = new Map<string, Map<string, string>>();
+
+  constructor(private readonly relativeIfCaptured: (uri: vscode.Uri) => string | undefined) {}
+
+  begin(episodeId: string): void {
+    const map = new Map<string, string>();
+    this.byEpisode.set(episodeId, map);
+    for (const doc of vscode.workspace.textDocuments) this.add(map, doc);
+  }
+
+  /** A document opened (or was created) while episodes are open: its current text is its baseline. */
+  noteDocument(doc: vscode.TextDocument): void {
+    for (const map of this.byEpisode.values()) this.add(map, doc);
+  }
+
+  noteCreated(file: string): void {
+    for (const map of this.byEpisode.values()) if (!map.has(file) && map.size < MAX_BASELINE_FILES) map.set(file, '');
+  }
+
+  /** Removes and returns the episode's baselines, with the current text of the open ones among `files`. */
+  end(episodeId: string, files: readonly string[]): { before: Map<string, string>; after: Map<string, string> } {
+    const all = this.byEpisode.get(episodeId) ?? new Map<string, string>();
+    this.byEpisode.delete(episodeId);
+    const before = new Map<string, string>();
+    const after = new Map<string, string>();
+    const wanted = new Set(files);
+    for (const [f, t] of all) if (wanted.has(f)) before.set(f, t);
+    for (const doc of vscode.workspace.textDocuments) {
+      const rel = this.relativeIfCaptured(doc.uri);
+      if (rel && wanted.has(rel) && !doc.isClosed) after.set(rel, doc.getText());
+    }
+    return { before, after };
+  }
+
+  private add(map: Map<string, string>, doc: vscode.TextDocument): void {
+    if (doc.isClosed || map.size >= MAX_BASELINE_FILES) return;
+    const rel = this.relativeIfCaptured(doc.uri);
+    if (!rel || map.has(rel)) return;
+    const text = doc.getText();
+    if (text.length <= MAX_BASELINE_CHARS) map.set(rel, text);
+  }
+}
+
+export function watchEditors(sink: EditorSink, baselines: TextBaselines): vscode.Disposable {
+  const isOpen = (uri: vscode.Uri) => {
+    const key = uri.toString();
+    return vscode.workspace.textDocuments.some(d => d.uri.toString() === key && !d.isClosed);
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+  return vscode.Disposable.from(
+    watcher,
+    vscode.workspace.onDidOpenTextDocument(doc => { if (sink.active) baselines.noteDocument(doc); }),
+    vscode.workspace.onDidChangeTextDocument(e => {
+      if (!sink.active || !e.contentChanges.length) return;
+      const file = sink.relativeIfCaptured(e.document.uri);
+      if (file) sink.edited(file, e.contentChanges.length);
+    }),
+    vscode.workspace.onDidSaveTextDocument(doc => {
+      if (!sink.active) return;
+      const file = sink.relativeIfCaptured(doc.uri);
+      if (file) sink.saved(file);
+    }),
+    vscode.workspace.onDidCloseTextDocument(doc => {
+      const file = sink.relativeIfCaptured(doc.uri);
+      if (file) sink.closed(file);
+    }),
+    // Changes made outside the editors (an agent, a script, git): edits without an editor event.
+    watcher.onDidCreate(uri => {
+      if (!sink.active) return;
+      const file = sink.relativeIfCaptured(uri);
+      if (!file || isOpen(uri)) return;
+      baselines.noteCreated(file);
+      sink.edited(file, 1);
+    }),
+    watcher.onDidChange(uri => {
+      if (!sink.active || isOpen(uri)) return; // open documents report their own edits
+      const file = sink.relativeIfCaptured(uri);
+      if (file) sink.edited(file, 1);
+    }),
+    watcher.onDidDelete(uri => {
+      const file = sink.relativeIfCaptured(uri);
+      if (file) sink.deleted(file);
+    }),
+  );
+}
+
+export interface ProactiveRecallDeps {
+  enabled(): boolean;
+  relativeIfCaptured(uri: vscode.Uri): string | undefined;
+  recall(text: string, file: string): Promise<unknown>;
+  changed(): void;
+  readonly logger: Logger;
+}
+
+/** When a file with errors becomes active, recall for its current error messages (debounced). */
+export class ProactiveRecall implements vscode.Disposable {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sub: vscode.Disposable;
+  private lastKey = '';
+
+  constructor(private readonly deps: ProactiveRecallDeps) {
+    this.sub = vscode.window.onDidChangeActiveTextEditor(ed => { if (ed) this.schedule(ed.document.uri); });
+  }
+
+  schedule(uri: vscode.Uri): void {
+    if (!this.deps.enabled()) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = undefined; void this.run(uri); }, RECALL_DEBOUNCE_MS);
+  }
+
+  private async run(uri: vscode.Uri): Promise<void> {
+    const file = this.deps.relativeIfCaptured(uri);
+    if (!file || !this.deps.enabled()) return;
+    const messages = vscode.languages.getDiagnostics(uri)
+      .filter(d => d.severity === vscode.DiagnosticSeverity.Error)
+      .slice(0, 10)
+      .map(d => d.message);
+    if (!messages.length) return;
+    const text = messages.join('\n');
+    const key = `${file}\n${text}`;
+    if (key === this.lastKey) return; // the same errors in the same file: already recalled
+    this.lastKey = key;
+    try {
+      await this.deps.recall(text, file);
+      this.deps.changed();
+    } catch (e) {
+      this.deps.logger.warn(`proactive recall failed for ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.sub.dispose();
+  }
+}

@@ -1,0 +1,202 @@
+// Turns ended episodes into stored memories, off the hot path (background: debounced queue) or right at
+// episode end (hotPath). Diffs, templates, the optional model summary and masking all happen here;
+// masking runs before anything is written. When the disk refuses a write, the job stays queued (nothing
+// is lost) and capture pauses with a clear message until the user resumes.
+import * as vscode from 'vscode';
+import { buildEpisode, buildLesson, summaryTemplate, type EpisodeMaterial, type FileDiff } from '../../core/episodeSummary';
+import type { TrackedEpisode } from '../../core/episodeTracker';
+import { newId } from '../../core/ids';
+import { maskDeep, maskSecrets } from '../../core/mask';
+import { narrowestGlobs } from '../../core/scope';
+import type { FeedbackOutcome, Logger, Owner } from '../../core/types';
+import type { MemoryStore } from '../../store/index';
+import { excerptAround, firstChangedLine, lineDiff } from './diffs';
+
+const BACKGROUND_DELAY_MS = 300;
+const MAX_DIFF_FILES = 12;
+
+export interface FinalizeJob {
+  tracked?: TrackedEpisode;
+  /** Text of the touched files when the episode began, and at its end (open documents only). */
+  before?: Map<string, string>;
+  after?: Map<string, string>;
+  /** Where to read a touched file from disk when it was not open at the end. */
+  uris?: Map<string, vscode.Uri>;
+  codeBefore?: string;
+  domain?: string;
+  feedback: { id: string; outcome: FeedbackOutcome; reason: string }[];
+  /** Progress, so a retry after a failed write does not write twice. */
+  written: { episode?: boolean; lesson?: boolean; feedback: number };
+  episodeId?: string;
+  lessonId?: string;
+}
+
+export interface FinalizerDeps {
+  store(): Promise<MemoryStore>;
+  owner(): Owner;
+  mode(): 'background' | 'hotPath';
+  useLanguageModel(): boolean;
+  summarize(maskedMaterial: string): Promise<string | undefined>;
+  /** The store refused a write (disk full, read-only): pause capture, keep the job. */
+  onStorageError(e: unknown): void;
+  logger: Logger;
+}
+
+export function isStorageError(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM' || code === 'EDQUOT';
+}
+
+export class Finalizer implements vscode.Disposable {
+  private readonly queue: FinalizeJob[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private draining: Promise<void> | undefined;
+  private blocked = false;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly deps: FinalizerDeps) {}
+
+  get pending(): number { return this.queue.length; }
+  get isBlocked(): boolean { return this.blocked; }
+
+  enqueue(job: FinalizeJob): void {
+    if (job.tracked) {
+      job.episodeId ??= job.tracked.id;
+      job.lessonId ??= newId('lesson');
+    }
+    this.queue.push(job);
+    if (this.blocked) return;
+    if (this.deps.mode() === 'hotPath') { this.kick(); return; }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => { this.timer = undefined; this.kick(); }, BACKGROUND_DELAY_MS);
+  }
+
+  /** After the user resumed capture: try the queued writes again. */
+  unblock(): void {
+    this.blocked = false;
+    if (this.queue.length) this.kick();
+  }
+
+  /** Resolves when everything queued is written, or when writing is blocked by the disk. */
+  async flush(): Promise<void> {
+    if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    if (!this.blocked && this.queue.length) this.kick();
+    if (this.draining) await this.draining;
+    if (!this.queue.length || this.blocked) return;
+    await new Promise<void>(r => this.idleWaiters.push(r));
+  }
+
+  private kick(): void {
+    if (this.draining || this.blocked) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.queue.length && !this.blocked) this.kick();
+      else for (const w of this.idleWaiters.splice(0)) w();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length && !this.blocked) {
+      const job = this.queue[0];
+      try {
+        await this.process(job);
+        this.queue.shift();
+      } catch (e) {
+        if (isStorageError(e)) {
+          this.blocked = true;
+          this.deps.onStorageError(e);
+          return;
+        }
+        // A bug or a malformed episode must not wedge the queue: log it and move on.
+        this.queue.shift();
+        this.deps.logger.error(e instanceof Error ? e : String(e));
+      }
+    }
+  }
+
+  private async process(job: FinalizeJob): Promise<void> {
+    const store = await this.deps.store();
+    if (job.tracked && (!job.written.episode || !job.written.lesson)) {
+      const { episode, lesson } = await this.build(job);
+      if (!job.written.episode) {
+        await store.record(episode);
+        job.written.episode = true;
+        this.deps.logger.info(`episode ${episode.id} recorded: ${episode.outcome}, ${episode.files.length} file(s), signature ${episode.errorSignature ?? '-'}`);
+      }
+      if (!job.written.lesson) {
+        if (lesson) await store.record(lesson);
+        job.written.lesson = true;
+      }
+    }
+    while (job.written.feedback < job.feedback.length) {
+      const f = job.feedback[job.written.feedback];
+      try {
+        await store.feedback(f.id, f.outcome, { auto: true, reason: f.reason });
+      } catch (e) {
+        if (isStorageError(e)) throw e;
+        this.deps.logger.warn(`automatic feedback on ${f.id} skipped: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      job.written.feedback++;
+    }
+  }
+
+  private async build(job: FinalizeJob) {
+    const t = job.tracked!;
+    const before = job.before ?? new Map<string, string>();
+    const after = new Map(job.after ?? []);
+    const diffs: FileDiff[] = [];
+    for (const file of t.files) {
+      if (diffs.length >= MAX_DIFF_FILES) break;
+      const old = before.get(file);
+      if (old === undefined) continue;
+      let now = after.get(file);
+      if (now === undefined) {
+        now = await readText(job.uris?.get(file));
+        if (now === undefined) continue;
+        after.set(file, now);
+      }
+      const d = lineDiff(file, old, now);
+      if (d) diffs.push(d);
+    }
+    let codeAfter: string | undefined;
+    if (t.file && t.outcome === 'success') {
+      const old = before.get(t.file);
+      const now = after.get(t.file);
+      if (now !== undefined) {
+        const line = (old !== undefined ? firstChangedLine(old, now) : undefined) ?? t.error?.line ?? 0;
+        codeAfter = excerptAround(now, line);
+      }
+    }
+    const touched = t.files.length ? t.files : [];
+    const material: EpisodeMaterial = {
+      tracked: t, diffs, codeBefore: job.codeBefore, codeAfter,
+      scope: narrowestGlobs(touched), domain: job.domain ?? 'unknown', owner: this.deps.owner(), now: Date.now(),
+    };
+    // Mask first: neither the store nor a language model ever sees a secret.
+    const masked = maskDeep(material);
+    let summary: string | undefined;
+    if (this.deps.useLanguageModel()) {
+      const text = [summaryTemplate(masked), ...masked.diffs.map(d => d.diff)].join('\n\n');
+      summary = await this.deps.summarize(maskSecrets(text));
+      if (summary) summary = maskSecrets(summary);
+    }
+    const episode = maskDeep(buildEpisode(masked, job.episodeId!, summary));
+    const lessonRaw = buildLesson(masked, episode, job.lessonId!);
+    return { episode, lesson: lessonRaw ? maskDeep(lessonRaw) : undefined };
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
+async function readText(uri: vscode.Uri | undefined): Promise<string | undefined> {
+  if (!uri) return undefined;
+  try {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    if (bytes.length > 512 * 1024) return undefined;
+    return new TextDecoder().decode(bytes);
+  } catch {
+    return ''; // deleted since: the diff shows the removal
+  }
+}

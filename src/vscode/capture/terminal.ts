@@ -1,0 +1,134 @@
+// Terminal commands → tracker, through shell integration only: the command line, cwd and exit code come
+// from VS Code, the output from execution.read() (size-capped, ANSI stripped). Without shell
+// integration nothing is guessed: the limitation is reported once and nothing is captured.
+import * as vscode from 'vscode';
+import type { CommandInfo, ErrorInfo } from '../../core/episodeTracker';
+import { primaryError } from '../../core/extract';
+import { normaliseSignature } from '../../core/signature';
+import { boundText, sanitizeText } from '../../core/text';
+import type { Logger } from '../../core/types';
+
+/** How long a new terminal may take to report shell integration before we say it has none. */
+const INTEGRATION_GRACE_MS = 5000;
+/** After the end event, how long to wait for the output stream to drain. */
+const DRAIN_MS = 1500;
+
+export interface TerminalSink {
+  readonly active: boolean;
+  maxOutputBytes(): number;
+  commandEnded(cmd: CommandInfo): void;
+  setTerminalLimitation(message: string | undefined): void;
+  readonly logger: Logger;
+}
+
+/** Keeps at most `cap` characters: the head and a rolling tail (the error is usually at the end). */
+class BoundedBuffer {
+  private head = '';
+  private tail = '';
+  private dropped = 0;
+  constructor(private readonly cap: number) {}
+  push(chunk: string): void {
+    const half = Math.floor(this.cap / 2);
+    if (this.head.length < half) {
+      const take = Math.min(chunk.length, half - this.head.length);
+      this.head += chunk.slice(0, take);
+      chunk = chunk.slice(take);
+    }
+    if (!chunk) return;
+    this.tail += chunk;
+    if (this.tail.length > half) {
+      this.dropped += this.tail.length - half;
+      this.tail = this.tail.slice(this.tail.length - half);
+    }
+  }
+  text(): string {
+    return this.dropped ? `${this.head}\n…[${this.dropped} characters omitted]…\n${this.tail}` : this.head + this.tail;
+  }
+}
+
+/** Error info for a failed run: the extracted root error, or the exit code and last output line. */
+export function errorFromOutput(output: string, exitCode: number | undefined, command: string): ErrorInfo | undefined {
+  if (exitCode === undefined || exitCode === 0) return undefined;
+  const found = primaryError(output);
+  if (found) {
+    const sig = normaliseSignature(found.message, found.tool, found.code);
+    return { key: sig.key, family: sig.family, message: found.message, code: found.code ?? sig.code, tool: found.tool, line: found.line };
+  }
+  const last = output.split('\n').map(l => l.trim()).filter(Boolean).pop() ?? '';
+  const message = `${command.split(/\s+/)[0]} exited with code ${exitCode}${last ? `: ${last}` : ''}`;
+  const sig = normaliseSignature(message, 'shell');
+  return { key: sig.key, family: sig.family, message, code: sig.code, tool: 'shell' };
+}
+
+export function watchTerminals(sink: TerminalSink): vscode.Disposable {
+  const disposables: vscode.Disposable[] = [];
+  const readers = new Map<vscode.TerminalShellExecution, { buffer: BoundedBuffer; done: Promise<void> }>();
+  const without = new Set<vscode.Terminal>();
+  let reported = false;
+  let ordered: Promise<unknown> = Promise.resolve();
+
+  const updateLimitation = () => {
+    if (without.size === 0) { sink.setTerminalLimitation(undefined); return; }
+    const msg = vscode.l10n.t('Shell integration is not active in {0} terminal(s), so Engram cannot see commands there and captures nothing from them.', without.size);
+    if (!reported) {
+      reported = true;
+      sink.logger.warn(`terminal capture unavailable: no shell integration in "${[...without].map(t => t.name).join('", "')}" after ${INTEGRATION_GRACE_MS} ms (enable terminal.integrated.shellIntegration.enabled, use bash/zsh/fish/pwsh)`);
+    }
+    sink.setTerminalLimitation(msg);
+  };
+
+  const check = (t: vscode.Terminal) => {
+    const timer = setTimeout(() => {
+      if (!vscode.window.terminals.includes(t) || t.shellIntegration) return;
+      without.add(t);
+      updateLimitation();
+    }, INTEGRATION_GRACE_MS);
+    disposables.push({ dispose: () => clearTimeout(timer) });
+  };
+  vscode.window.terminals.forEach(check);
+
+  disposables.push(
+    vscode.window.onDidOpenTerminal(check),
+    vscode.window.onDidCloseTerminal(t => { if (without.delete(t)) updateLimitation(); }),
+    vscode.window.onDidChangeTerminalShellIntegration(e => { if (without.delete(e.terminal)) updateLimitation(); }),
+    vscode.window.onDidStartTerminalShellExecution(e => {
+      if (!sink.active) return;
+      // read() must be called right away or early output is lost; the loop only appends (bounded).
+      const buffer = new BoundedBuffer(sink.maxOutputBytes());
+      const done = (async () => {
+        try {
+          for await (const chunk of e.execution.read()) buffer.push(chunk);
+        } catch (err) {
+          sink.logger.debug(`terminal output stream ended early: ${String(err)}`);
+        }
+      })();
+      readers.set(e.execution, { buffer, done });
+    }),
+    vscode.window.onDidEndTerminalShellExecution(e => {
+      const reader = readers.get(e.execution);
+      readers.delete(e.execution);
+      if (!sink.active || !reader) return;
+      const line = e.execution.commandLine.value;
+      const cwd = e.execution.cwd?.fsPath;
+      const exitCode = e.exitCode;
+      const id = `terminal:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}`;
+      // Extraction runs after the stream drained, off this event handler, in the order runs ended
+      // (a fail then a quick pass must not arrive swapped).
+      ordered = ordered.then(() => Promise.race([reader.done, new Promise(r => setTimeout(r, DRAIN_MS))])).then(() => new Promise<void>(resolve => {
+        setImmediate(() => {
+          try {
+            if (!sink.active || !line.trim()) return;
+            const output = boundText(sanitizeText(reader.buffer.text()), sink.maxOutputBytes());
+            const error = errorFromOutput(output, exitCode, line);
+            sink.commandEnded({ id, line, cwd, exitCode, error, output: boundText(output, 4000) });
+          } catch (err) {
+            sink.logger.error(err instanceof Error ? err : String(err));
+          } finally {
+            resolve();
+          }
+        });
+      }));
+    }),
+  );
+  return vscode.Disposable.from(...disposables, { dispose: () => readers.clear() });
+}
