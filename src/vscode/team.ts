@@ -1,0 +1,159 @@
+// Team memory through a file in the repository (engram.team.file, default .engram/team.jsonl): sharing
+// writes a masked line for review in a pull request; loading reads the file into the workspace store as
+// owner 'team' memories (capped maturity, prior confidence, injection-flagged). Never in an untrusted
+// workspace: the file comes from whoever wrote the repository.
+import * as os from 'os';
+import * as vscode from 'vscode';
+import { toExportLine } from '../core/importFormat';
+import { mergeTeamLines, toTeamLine } from '../core/team';
+import type { Memory } from '../core/types';
+import { onConfigChange } from './config';
+import { formatError } from './errors';
+import type { Services } from './services';
+
+const RELOAD_DEBOUNCE_MS = 500;
+/** Fields whose change in the team file is carried into an already loaded team memory. */
+const CONTENT_FIELDS = ['errorText', 'rootCause', 'fixApproach', 'content', 'instruction', 'summary', 'scope', 'tags', 'check', 'topic', 'type', 'key'] as const;
+
+export function teamFileUri(services: Services): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const rel = services.config().team.file.trim();
+  if (!folder || !rel) return undefined;
+  // The setting is workspace-relative; an absolute or escaping path is refused rather than followed.
+  if (/^([a-zA-Z]:)?[\\/]/.test(rel) || rel.split(/[\\/]/).includes('..')) return undefined;
+  return vscode.Uri.joinPath(folder.uri, rel);
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try { return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)); } catch { return undefined; }
+}
+
+/** Adds (or replaces, by id) the memory's masked line in the team file and returns the file. */
+export async function shareWithTeam(services: Services, m: Memory): Promise<vscode.Uri> {
+  const uri = teamFileUri(services);
+  if (!uri) throw new Error(vscode.l10n.t('Open a folder and set engram.team.file to a workspace-relative path to share memories.'));
+  const line = toTeamLine(m, {
+    userName: safe(() => os.userInfo().username),
+    hostName: safe(() => os.hostname()),
+    homeDir: safe(() => os.homedir()),
+    workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.fsPath),
+  });
+  const old = (await readText(uri)) ?? '';
+  const lines = old.split(/\r?\n/).filter(l => l.trim());
+  const at = lines.findIndex(l => lineId(l) === m.id);
+  if (at >= 0) lines[at] = line; else lines.push(line);
+  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${lines.join('\n')}\n`));
+  return uri;
+}
+
+function safe(fn: () => string): string | undefined {
+  try { return fn() || undefined; } catch { return undefined; }
+}
+
+function lineId(line: string): string | undefined {
+  try { const o = JSON.parse(line) as unknown; return typeof o === 'object' && o && typeof (o as { id?: unknown }).id === 'string' ? (o as { id: string }).id : undefined; } catch { return undefined; }
+}
+
+export interface TeamLoadReport { added: number; updated: number; removed: number; restored: number; errors: { line: number; error: string }[] }
+
+function contentOf(m: Memory): string {
+  const o = m as unknown as Record<string, unknown>;
+  return JSON.stringify(CONTENT_FIELDS.map(k => o[k] ?? null));
+}
+
+/**
+ * Brings the store's team memories in line with the team file: new lines are added, changed content is
+ * updated, lines that disappeared are quarantined (reversible, unlike forgetting) and come back if the
+ * line returns. A memory the user forgot locally stays forgotten.
+ */
+export async function loadTeamFile(services: Services): Promise<TeamLoadReport | undefined> {
+  const report: TeamLoadReport = { added: 0, updated: 0, removed: 0, restored: 0, errors: [] };
+  if (!vscode.workspace.isTrusted) return undefined;
+  const uri = teamFileUri(services);
+  if (!uri) return undefined;
+  const text = await readText(uri);
+  const store = await services.store();
+  const parsed = text === undefined ? { memories: [], errors: [] } : mergeTeamLines(text);
+  report.errors = parsed.errors;
+  const inFile = new Set(parsed.memories.map(m => m.id));
+  const fresh: string[] = [];
+  for (const m of parsed.memories) {
+    const cur = store.get(m.id);
+    if (!cur) { fresh.push(toExportLine(m)); continue; }
+    if (cur.owner.scope !== 'team') continue; // an id clash with a local memory: the local one wins
+    if (cur.quarantined?.reason === REMOVED_REASON) { await store.restore(m.id); report.restored++; }
+    if (contentOf(cur) !== contentOf(m)) {
+      const patch: Record<string, unknown> = {};
+      const src = m as unknown as Record<string, unknown>;
+      for (const k of CONTENT_FIELDS) if (k in src || k in cur) patch[k] = src[k] ?? null;
+      await store.update(m.id, patch, 'changed in the team file');
+      report.updated++;
+    }
+  }
+  if (fresh.length) {
+    // Lines are already capped and scanned by mergeTeamLines; "trusted" here keeps those caps as they are.
+    const r = await store.importLines(fresh, { trusted: true, owner: { scope: 'team' } });
+    report.added += r.imported;
+    for (const e of r.errors) if (!/duplicate id/.test(e.error)) report.errors.push(e);
+  }
+  for (const m of store.list({ includeQuarantined: true })) {
+    if (m.owner.scope === 'team' && !inFile.has(m.id) && !m.quarantined) {
+      await store.quarantine(m.id, REMOVED_REASON);
+      report.removed++;
+    }
+  }
+  if (report.added || report.updated || report.removed || report.restored) services.fireChanged();
+  return report;
+}
+
+const REMOVED_REASON = 'no longer in the team file';
+
+/** Loads the team file at startup, on change, on setting change, and once the workspace is trusted. */
+export function registerTeamSync(services: Services): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let watcher: vscode.FileSystemWatcher | undefined;
+  const subs = services.context.subscriptions;
+
+  const load = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      loadTeamFile(services).then(r => {
+        if (!r) return;
+        services.logger.info(`team file: ${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.restored} restored, ${r.errors.length} bad line(s)`);
+        for (const e of r.errors.slice(0, 20)) services.logger.warn(`team file line ${e.line}: ${e.error}`);
+        if (r.errors.length) {
+          void vscode.window.showWarningMessage(vscode.l10n.t('Engram skipped {0} bad line(s) in the team file; see the Engram log.', r.errors.length));
+        }
+      }, e => services.logger.warn(`team file not loaded: ${formatError(e)}`));
+    }, RELOAD_DEBOUNCE_MS);
+  };
+
+  const watch = (): void => {
+    watcher?.dispose();
+    watcher = undefined;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const rel = services.config().team.file.trim();
+    if (!folder || !rel || !vscode.workspace.isTrusted || !teamFileUri(services)) return;
+    watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, rel));
+    watcher.onDidChange(load);
+    watcher.onDidCreate(load);
+    watcher.onDidDelete(load);
+  };
+
+  const start = (): void => {
+    if (!vscode.workspace.isTrusted) return;
+    watch();
+    // Only touch the store at startup when there is a team file to read.
+    const uri = teamFileUri(services);
+    if (uri) void vscode.workspace.fs.stat(uri).then(() => load(), () => undefined);
+  };
+
+  subs.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(start),
+    onConfigChange('team.file', () => { watch(); load(); }),
+    { dispose: () => { watcher?.dispose(); if (timer) clearTimeout(timer); } },
+  );
+  start();
+}
