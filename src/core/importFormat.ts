@@ -55,11 +55,20 @@ export function parseImportLine(line: string, lineNo: number, now: number, opts:
     const bad = forbiddenKey(raw, 0);
     if (bad) throw new LineError(`forbidden key "${bad}" (prototype pollution)`);
     const o = raw as Record<string, unknown>;
-    return { ok: true, memory: toMemory(o, now, opts), explicitId: typeof o.id === 'string' };
+    return { ok: true, memory: dropUndefined(toMemory(o, now, opts)), explicitId: typeof o.id === 'string' };
   } catch (e) {
     if (e instanceof LineError) return { ok: false, error: e.message };
     throw e;
   }
+}
+
+/** Absent optional fields stay absent (not `undefined`), so a memory round-trips through JSON unchanged. */
+function dropUndefined<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(dropUndefined) as T;
+  if (!v || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = dropUndefined(x);
+  return out as T;
 }
 
 function forbiddenKey(v: unknown, depth: number): string | undefined {
@@ -83,7 +92,7 @@ function toMemory(o: Record<string, unknown>, now: number, opts: ImportOptions):
   }
   const base = baseFields(o, kind as MemoryKind, now, opts);
   switch (kind as MemoryKind) {
-    case 'lesson': return lesson(o, base);
+    case 'lesson': return lesson(o, base, !!opts.trusted);
     case 'fact': return fact(o, base);
     case 'episode': return episode(o, base);
     case 'rule': return rule(o, base);
@@ -119,7 +128,7 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
   };
 }
 
-function lesson(o: Record<string, unknown>, base: MemoryBase): Lesson {
+function lesson(o: Record<string, unknown>, base: MemoryBase, trusted: boolean): Lesson {
   const raw = optString(o, 'errorSignature', MAX_TEXT) ?? optString(o, 'errorText', MAX_TEXT);
   if (!raw || !raw.trim()) throw new LineError('a lesson needs "errorSignature" (the error text)');
   const rootCause = optString(o, 'rootCause', MAX_TEXT) ?? '';
@@ -140,7 +149,20 @@ function lesson(o: Record<string, unknown>, base: MemoryBase): Lesson {
     evidence: optStrings(o, 'evidence', 200) ?? [],
     ...(check ? { check } : {}),
     ...(outcome ? { outcome } : {}),
+    // Per-workspace tallies are a track record: only a trusted backup may bring one.
+    ...(trusted && o.perWorkspace !== undefined ? { perWorkspace: parseTallies(o.perWorkspace) } : {}),
   };
+}
+
+function parseTallies(v: unknown): Record<string, { prevented: number; stillFailed: number }> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new LineError('"perWorkspace" must be an object');
+  const out: Record<string, { prevented: number; stillFailed: number }> = {};
+  for (const [ws, t] of Object.entries(v)) {
+    if (!t || typeof t !== 'object') throw new LineError(`"perWorkspace.${ws}" must be an object`);
+    const o = t as Record<string, unknown>;
+    out[ws] = { prevented: optNumber(o, 'prevented', 0, 1e9) ?? 0, stillFailed: optNumber(o, 'stillFailed', 0, 1e9) ?? 0 };
+  }
+  return out;
 }
 
 function fact(o: Record<string, unknown>, base: MemoryBase): Fact {

@@ -33,7 +33,9 @@ export function stem(w: string): string {
 
 function pushWord(out: string[], raw: string): void {
   const lower = raw.toLowerCase();
-  if (lower.length < 2 && !/\d/.test(lower)) return;
+  if (lower.length < 2) return;
+  // Line and column numbers (3, 15) are noise; ports and statuses (3000, 404) are not.
+  if (lower.length < 3 && /^\d+$/.test(lower)) return;
   if (STOP.has(lower)) return;
   if (lower.length > 40) return; // hashes, base64 blobs: noise for ranking
   out.push(stem(lower));

@@ -1,0 +1,157 @@
+import * as assert from 'assert';
+import { Bm25Index } from '../../src/core/lexical';
+import { memoryText } from '../../src/core/memoryText';
+import { indexSignature, RecallEngine, signatureKeyOf } from '../../src/core/recall';
+import { MemoryState } from '../../src/core/reduce';
+import type { Episode, Fact, Lesson, Memory, RecallQuery } from '../../src/core/types';
+
+const NOW = Date.UTC(2026, 5, 1);
+const TS2322 = "src/app.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
+
+function lesson(id: string, errorText: string, over: Partial<Lesson> = {}): Lesson {
+  return {
+    id, kind: 'lesson', owner: { scope: 'workspace' }, createdAt: NOW - 1000, updatedAt: NOW - 1000, accessCount: 0,
+    importance: 0.5, source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+    errorSignature: signatureKeyOf(errorText) ?? errorText, errorText, errorCategory: '', stack: [],
+    rootCause: 'cause of ' + id, fixApproach: 'fix for ' + id, evidence: [], ...over,
+  };
+}
+
+function fact(id: string, content: string, over: Partial<Fact> = {}): Fact {
+  return {
+    id, kind: 'fact', owner: { scope: 'workspace' }, createdAt: NOW - 1000, updatedAt: NOW - 1000, accessCount: 0,
+    importance: 0.5, source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+    content, type: 'fact', ...over,
+  };
+}
+
+function engine(memories: Memory[]): { recall(q: RecallQuery): Promise<string[]>; full(q: RecallQuery): ReturnType<RecallEngine['recall']> } {
+  const state = new MemoryState();
+  const lexical = new Bm25Index();
+  const bySignature = new Map<string, Set<string>>();
+  for (const m of memories) {
+    state.apply({ type: 'recorded', id: m.id, at: m.createdAt, memory: m });
+    lexical.add(m.id, memoryText(m));
+    indexSignature(bySignature, m);
+  }
+  const e = new RecallEngine({ state, lexical, bySignature });
+  return {
+    recall: async q => (await e.recall({ now: NOW, ...q })).map(r => r.memory.id),
+    full: q => e.recall({ now: NOW, ...q }),
+  };
+}
+
+describe('recall', () => {
+  const memories: Memory[] = [
+    lesson('web-ts', TS2322, { scope: ['packages/web/**'], rootCause: 'form values are strings', fixApproach: 'parse with Number()' }),
+    lesson('api-ts', TS2322, { scope: ['packages/api/**'], rootCause: 'env vars are strings', fixApproach: 'coerce with zod' }),
+    lesson('lodash', "Error: Cannot find module 'lodash'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)",
+      { rootCause: 'lodash is a dependency of the web package only', fixApproach: 'install it in the workspace that imports it' }),
+    lesson('borrow', 'error[E0382]: borrow of moved value: `v`', { rootCause: 'the vector was moved into the closure', fixApproach: 'clone before the move or borrow' }),
+    lesson('eacces', 'Error: EACCES: permission denied, open \'/var/log/app.log\'', { rootCause: 'log dir owned by root', fixApproach: 'write logs under the user cache dir' }),
+    fact('pnpm', 'This repo uses pnpm workspaces; never run npm install at the root'),
+  ];
+
+  it('scope twins: the same error recalls the memory of the file\'s scope, and excludes the other', async () => {
+    const e = engine(memories);
+    const web = await e.recall({ text: TS2322, file: 'packages/web/src/form.tsx' });
+    assert.strictEqual(web[0], 'web-ts');
+    assert.ok(!web.includes('api-ts'), `api twin must be out of scope: ${web}`);
+    const api = await e.recall({ text: TS2322, file: 'packages/api/src/env.ts' });
+    assert.strictEqual(api[0], 'api-ts');
+    assert.ok(!api.includes('web-ts'));
+  });
+
+  it('without a file both twins come back (no scope filter)', async () => {
+    const ids = await engine(memories).recall({ text: TS2322 });
+    assert.ok(ids.includes('web-ts') && ids.includes('api-ts'), ids.join());
+  });
+
+  it('a tighter scope ranks first when both match the file', async () => {
+    const e = engine([
+      lesson('everywhere', TS2322, { scope: [] }),
+      lesson('tight', TS2322, { scope: ['packages/web/src/**'] }),
+      lesson('loose', TS2322, { scope: ['packages/**'] }),
+    ]);
+    assert.deepStrictEqual(await e.recall({ text: TS2322, file: 'packages/web/src/a.ts' }), ['tight', 'loose', 'everywhere']);
+  });
+
+  it('explains why: signature, scope, words', async () => {
+    const [r] = await engine(memories).full({ text: TS2322, file: 'packages/web/src/form.tsx' });
+    assert.ok(r.why.includes('same signature TS2322'), r.why.join(' | '));
+    assert.ok(r.why.includes('scope packages/web/**'), r.why.join(' | '));
+    assert.ok(r.why.some(w => w.startsWith('words: ') && w.includes('assignable')), r.why.join(' | '));
+    assert.ok(r.score > 0 && r.score <= 1);
+  });
+
+  it('raw multi-line output finds the memory by its signature even when the identifiers differ', async () => {
+    const raw = "npm run build\n> tsc -p .\npackages/web/src/other.ts(10,2): error TS2322: Type 'boolean' is not assignable to type 'string'.\nFound 1 error.";
+    const [r] = await engine(memories).full({ text: raw, file: 'packages/web/src/other.ts' });
+    assert.strictEqual(r.memory.id, 'web-ts');
+    assert.ok(r.why.some(w => w.startsWith('same signature')));
+  });
+
+  it('a Korean question reaches an English memory', async () => {
+    const e = engine(memories);
+    assert.strictEqual((await e.recall({ text: '모듈을 찾을 수 없다는 에러가 나요' }))[0], 'lodash');
+    assert.strictEqual((await e.recall({ text: '이동된 값 빌림 오류' }))[0], 'borrow');
+    assert.strictEqual((await e.recall({ text: '로그 파일 권한 거부 에러' }))[0], 'eacces');
+  });
+
+  it('an English question reaches error-text memories', async () => {
+    const e = engine(memories);
+    assert.strictEqual((await e.recall({ text: "why can't node find lodash?" }))[0], 'lodash');
+    assert.strictEqual((await e.recall({ text: 'permission denied writing the log file' }))[0], 'eacces');
+  });
+
+  it('constraints in scope always come, even with no matching word and past the cap', async () => {
+    const gate = lesson('gate', 'no direct fetch in components', {
+      scope: ['packages/web/**'], maturity: 'constraint', rootCause: 'all HTTP goes through apiClient', fixApproach: 'use apiClient',
+    });
+    const e = engine([...memories, gate]);
+    const web = await e.full({ text: TS2322, file: 'packages/web/src/form.tsx', k: 1 });
+    assert.deepStrictEqual(web.map(r => r.memory.id), ['web-ts', 'gate']);
+    assert.ok(web[1].why.includes('constraint in scope'));
+    const api = await e.recall({ text: TS2322, file: 'packages/api/src/env.ts', k: 1 });
+    assert.deepStrictEqual(api, ['api-ts'], 'a constraint scoped elsewhere stays out');
+  });
+
+  it('caps the results', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => lesson(`l${i}`, `Error: Cannot find module 'pkg${i}'`));
+    assert.strictEqual((await engine(many).recall({ text: 'Error: Cannot find module' })).length, 5);
+    assert.strictEqual((await engine(many).recall({ text: 'Error: Cannot find module', k: 2 })).length, 2);
+  });
+
+  it('filters by outcome: success = to follow, failure = to avoid', async () => {
+    const ep = (id: string, outcome: Episode['outcome']): Episode => ({
+      id, kind: 'episode', owner: { scope: 'workspace' }, createdAt: NOW - 1000, updatedAt: NOW - 1000, accessCount: 0, importance: 0.5,
+      source: 'captured', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation', startedAt: NOW - 2000,
+      trigger: 'webpack build runs out of heap memory', steps: [], toolsUsed: [], outcome, lessonsLearned: [], files: [], sourceIds: [],
+      summary: `webpack heap out of memory (${outcome})`,
+    });
+    const e = engine([ep('won', 'success'), ep('lost', 'failure'), ep('gave-up', 'abandoned')]);
+    assert.deepStrictEqual(await e.recall({ text: 'webpack heap out of memory', outcome: 'success' }), ['won']);
+    assert.deepStrictEqual((await e.recall({ text: 'webpack heap out of memory', outcome: 'failure' })).sort(), ['gave-up', 'lost']);
+  });
+
+  it('excludes expired, quarantined and other owners\' memories', async () => {
+    const e = engine([
+      lesson('expired', "Error: Cannot find module 'lodash'", { expiresAt: NOW - 1 }),
+      lesson('quarantined', "Error: Cannot find module 'lodash'", { quarantined: { reason: 'file gone', at: NOW - 5 } }),
+      lesson('personal', "Error: Cannot find module 'lodash'", { owner: { scope: 'personal' } }),
+      lesson('live', "Error: Cannot find module 'lodash'"),
+    ]);
+    const q = { text: "Cannot find module 'lodash'" };
+    assert.deepStrictEqual(await e.recall(q), ['live']);
+    assert.ok((await e.recall({ ...q, includeQuarantined: true })).includes('quarantined'));
+    assert.deepStrictEqual(await e.recall({ ...q, owners: ['personal'] }), ['personal']);
+  });
+
+  it('prefers the trusted memory when two say the same thing', async () => {
+    const e = engine([
+      lesson('doubtful', "Error: Cannot find module 'lodash'", { confidence: { alpha: 1, beta: 6 } }),
+      lesson('proven', "Error: Cannot find module 'lodash'", { confidence: { alpha: 8, beta: 1 }, maturity: 'rule' }),
+    ]);
+    assert.strictEqual((await e.recall({ text: "Cannot find module 'lodash'" }))[0], 'proven');
+  });
+});
