@@ -330,8 +330,15 @@ export async function clearWorkspace(services: Services, opts: ConfirmOption): P
   return all.length;
 }
 
-type DownloadFn = (opts: { model: string; localModelPath?: string; cacheDir?: string },
-  progress: (p: { percent?: number; file?: string }) => void, token?: { isCancellationRequested: boolean }) => Promise<unknown>;
+/** store/modelFiles.ts downloadModel, reached through dist/store.js (checked at run time: older bundles lack it). */
+type DownloadFn = (opts: { model?: string; cacheDir: string },
+  onProgress?: (p: { file: string; loaded: number; total?: number; fileIndex: number; fileCount: number }) => void,
+  signal?: AbortSignal) => Promise<unknown>;
+
+/** Where downloaded models go; the embedder must look in the same folder (resolveModel's cacheDir). */
+export function modelCacheDir(services: Services): string {
+  return path.join(services.context.globalStorageUri.fsPath, 'models');
+}
 
 export interface DownloadResult { ok: boolean; error?: string }
 
@@ -354,8 +361,17 @@ export async function downloadModel(services: Services, opts: ConfirmOption): Pr
   try {
     const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading {0}', cfg.model), cancellable: true }, async (progress, token) => {
       let last = 0;
-      await download({ model: cfg.model, localModelPath: cfg.localModelPath || undefined, cacheDir: path.join(services.context.globalStorageUri.fsPath, 'models') },
-        p => { if (typeof p.percent === 'number') { progress.report({ increment: p.percent - last, message: p.file }); last = p.percent; } }, token);
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        await download({ model: cfg.model, cacheDir: modelCacheDir(services) }, p => {
+          const pct = 100 * (p.fileIndex + (p.total ? Math.min(1, p.loaded / p.total) : 0)) / Math.max(1, p.fileCount);
+          progress.report({ increment: pct - last, message: `${p.file} ${Math.round(pct)}%` });
+          last = pct;
+        }, abort.signal);
+      } finally {
+        sub.dispose();
+      }
       return !token.isCancellationRequested;
     });
     if (!done) return { ok: false };

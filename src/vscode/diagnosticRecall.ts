@@ -3,7 +3,8 @@
 // main thread while the user waits. Keyed by (file, diagnostic signature, memory revision).
 import * as vscode from 'vscode';
 import type { Memory, RecallQuery, RecallResult } from '../core/types';
-import { normaliseSignature, signatureOf } from '../core/signature';
+import { signatureKeyOf } from '../core/recall';
+import { normaliseSignature } from '../core/signature';
 import { formatError } from './errors';
 import type { Services } from './services';
 
@@ -29,8 +30,8 @@ export function diagnosticText(d: vscode.Diagnostic): string {
 }
 
 export function diagnosticSignature(d: vscode.Diagnostic): string {
-  const text = diagnosticText(d);
-  return signatureOf(text)?.key ?? normaliseSignature(d.message, d.source?.toLowerCase()).key;
+  // The same key function the recall engine and the store use, so equal errors meet.
+  return signatureKeyOf(diagnosticText(d)) ?? normaliseSignature(d.message).key;
 }
 
 function memorySignatureKey(m: Memory): string | undefined {

@@ -4,6 +4,7 @@
 import type { Fact, Lesson, MemoryBase, MemorySource, Rule } from '../core/types';
 import { newId } from '../core/ids';
 import { maskSecrets } from '../core/mask';
+import { signatureKeyOf } from '../core/recall';
 import { normaliseSignature, signatureOf } from '../core/signature';
 
 export interface Origin {
@@ -39,7 +40,7 @@ export function newLesson(origin: Origin, input: {
   return {
     ...base(origin, 'les', input.scope ?? [], input.tags ?? []),
     kind: 'lesson',
-    errorSignature: sig.key,
+    errorSignature: signatureKeyOf(errorText) ?? sig.key,
     errorText,
     errorCategory: sig.family,
     stack: sig.tool && sig.tool !== 'generic' ? [sig.tool] : [],

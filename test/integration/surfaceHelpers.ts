@@ -1,0 +1,74 @@
+// Shared by the recall-surface integration tests (hover, chat, tools, commands, instructions): reach the
+// running extension's services, seed memories, create files with real TypeScript errors at run time.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { EngramApi } from '../../src/vscode/api';
+import type { Lesson, Memory, Rule } from '../../src/core/types';
+import { newLesson, newRule } from '../../src/vscode/newMemory';
+
+export const EXTENSION_ID = 'engram-dev.engram';
+
+export async function engram(): Promise<EngramApi> {
+  const ext = vscode.extensions.getExtension<EngramApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not installed`);
+  return ext.activate();
+}
+
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests need a workspace folder');
+  return folder.uri;
+}
+
+/** A short unique token, so a test finds its own memories among everything else in the shared store. */
+export function token(prefix: string): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+}
+
+export async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v as T;
+    } catch (e) { last = e; }
+    await new Promise(r => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+export async function writeFile(rel: string, content: string): Promise<vscode.Uri> {
+  const uri = vscode.Uri.joinPath(workspaceRoot(), rel);
+  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
+  await vscode.workspace.fs.writeFile(uri, Buffer.from(content, 'utf8'));
+  return uri;
+}
+
+/** Opens a file and waits until the TypeScript server reports an error diagnostic on it. */
+export async function openWithError(rel: string, content: string, code?: number): Promise<{ uri: vscode.Uri; editor: vscode.TextEditor; diagnostic: vscode.Diagnostic }> {
+  const uri = await writeFile(rel, content);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  const diagnostic = await waitFor(`a TypeScript error in ${rel}`, () => vscode.languages.getDiagnostics(uri).find(d =>
+    d.severity === vscode.DiagnosticSeverity.Error && (code === undefined || (typeof d.code === 'object' ? d.code.value : d.code) === code)), 90_000);
+  return { uri, editor, diagnostic };
+}
+
+export async function seedLesson(api: EngramApi, input: { errorText: string; rootCause: string; fixApproach: string; scope?: string[] }, over: Partial<Lesson> = {}): Promise<Lesson> {
+  const store = await api.services.store();
+  const lesson = { ...newLesson({ workspace: api.services.workspaceId, source: 'manual', agent: 'user' }, input), ...over } as Lesson;
+  const saved = await store.record(lesson);
+  assert.strictEqual(saved.kind, 'lesson');
+  return saved as Lesson;
+}
+
+export async function seedRule(api: EngramApi, instruction: string, over: Partial<Rule> = {}): Promise<Memory> {
+  const store = await api.services.store();
+  return store.record({ ...newRule({ workspace: api.services.workspaceId, source: 'manual', agent: 'user' }, { instruction }), ...over } as Rule);
+}
+
+/** Text of the hovers' markdown (strings and MarkdownStrings alike). */
+export function hoverTexts(hovers: vscode.Hover[] | undefined): string[] {
+  return (hovers ?? []).flatMap(h => h.contents.map(c => typeof c === 'string' ? c : 'value' in c ? c.value : ''));
+}
