@@ -1,0 +1,146 @@
+// Trust and lifecycle in a real VS Code: a constraint warns where its check matches inside its scope and
+// nowhere else; deleting a file a memory names quarantines the memory; forgetting a memory removes it
+// from recall, the vector index and the generated instructions file.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { engram, seedLesson, token, waitFor, workspaceRoot, writeFile } from './surfaceHelpers';
+
+const INSTRUCTIONS = '.github/instructions/engram.instructions.md';
+
+function engramDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter(d => d.source === 'Engram');
+}
+
+async function open(rel: string, content: string): Promise<vscode.Uri> {
+  const uri = await writeFile(rel, content);
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+  return uri;
+}
+
+/** Concatenated text of the store's vector index files (ids are stored there). */
+function indexText(storeDir: string): string {
+  const dir = path.join(storeDir, 'index');
+  let out = '';
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const p = path.join(dir, name);
+    if (fs.statSync(p).isFile()) out += fs.readFileSync(p, 'utf8');
+  }
+  return out;
+}
+
+suite('Trust and lifecycle', () => {
+  test('a constraint warns in matching files inside its scope, with an Open memory fix, and nowhere else', async () => {
+    const api = await engram();
+    const forbidden = token('legacyFetch');
+    const cause = token('CAUSE');
+    const lesson = await seedLesson(api, {
+      errorText: `TypeError: ${forbidden} is not a function`,
+      rootCause: `${cause} the legacy client was removed from the web bundle`,
+      fixApproach: 'call the typed http client instead',
+      scope: ['packages/web/**'],
+    });
+    const store = await api.services.store();
+    await vscode.commands.executeCommand('engram.promote', lesson.id);
+    await vscode.commands.executeCommand('engram.promote', lesson.id);
+    assert.strictEqual(store.get(lesson.id)?.maturity, 'rule', 'two user promotions: observation → pattern → rule');
+    await vscode.commands.executeCommand('engram.makeConstraint', lesson.id, { glob: '**/*.ts', pattern: `${forbidden}\\(` });
+    const saved = store.get(lesson.id);
+    assert.strictEqual(saved?.maturity, 'constraint');
+    assert.deepStrictEqual(saved?.kind === 'lesson' && saved.check, { glob: '**/*.ts', pattern: `${forbidden}\\(` });
+
+    const inScope = await open(`packages/web/src/${forbidden}.ts`, `export function f(x: any) {\n  return x.${forbidden}(1);\n}\n`);
+    const otherPackage = await open(`packages/api/src/${forbidden}.ts`, `export function f(x: any) {\n  return x.${forbidden}(1);\n}\n`);
+    const otherGlob = await open(`packages/web/src/${forbidden}.js`, `module.exports = x => x.${forbidden}(1);\n`);
+    const cleanFile = await open(`packages/web/src/${forbidden}_clean.ts`, `export const ok = 1;\n`);
+
+    const [d] = await waitFor('an Engram constraint warning', () => { const ds = engramDiagnostics(inScope); return ds.length ? ds : undefined; });
+    assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
+    assert.strictEqual(d.range.start.line, 1, 'the warning sits on the matching line');
+    assert.match(d.message, /^Engram constraint: call the typed http client instead \(/);
+    assert.ok(d.message.includes(cause), d.message);
+    assert.strictEqual(typeof d.code === 'object' ? String(d.code.value) : d.code, lesson.id);
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', inScope, d.range);
+    const openAction = actions?.find(a => a.title === 'Open memory');
+    assert.ok(openAction, `no Open memory quick fix among ${actions?.map(a => a.title).join(', ')}`);
+    assert.strictEqual(openAction.command?.command, 'engram.openMemory');
+    assert.deepStrictEqual(openAction.command?.arguments, [lesson.id]);
+
+    // Every open document is checked in the same pass; give the others the same time and more.
+    await new Promise(r => setTimeout(r, 1500));
+    assert.deepStrictEqual(engramDiagnostics(otherPackage), [], 'warned outside the memory\'s scope (packages/api)');
+    assert.deepStrictEqual(engramDiagnostics(otherGlob), [], 'warned outside the check\'s glob (*.js)');
+    assert.deepStrictEqual(engramDiagnostics(cleanFile), [], 'warned in a file without a match');
+
+    // Editing the match away clears the warning.
+    const doc = await vscode.workspace.openTextDocument(inScope);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(inScope, new vscode.Range(0, 0, doc.lineCount, 0), 'export const fixed = 1;\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor('the warning to clear after the fix', () => engramDiagnostics(inScope).length === 0 || undefined);
+
+    // Demoting the constraint removes the gate everywhere.
+    await vscode.commands.executeCommand('engram.demote', lesson.id);
+    assert.strictEqual(store.get(lesson.id)?.maturity, 'rule');
+  });
+
+  test('deleting a file a memory names quarantines the memory and recall stops showing it', async () => {
+    const api = await engram();
+    const dir = token('stale');
+    const rel = `src/${dir}/routes.ts`;
+    const cause = token('ROUTECAUSE');
+    await writeFile(rel, 'export const routes = [];\n');
+    const lesson = await seedLesson(api, {
+      errorText: `Error: route ${cause} not registered`,
+      rootCause: `${cause}: routes are declared in ${rel} and must be exported`,
+      fixApproach: `export the route from ${rel}`,
+    });
+    const store = await api.services.store();
+    const before = await api.services.recall({ text: `route ${cause} not registered` });
+    assert.ok(before.some(r => r.memory.id === lesson.id), 'the memory is recalled while its file exists');
+
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'src', dir), { recursive: true });
+    const q = await waitFor('the memory to be quarantined', () => store.get(lesson.id)?.quarantined, 20_000);
+    assert.strictEqual(q.reason, `${rel} no longer exists`);
+    const after = await api.services.recall({ text: `route ${cause} not registered` });
+    assert.ok(!after.some(r => r.memory.id === lesson.id), 'a quarantined memory was still recalled');
+
+    // Restoring is the user's call, and it sticks.
+    await vscode.commands.executeCommand('engram.restoreMemory', lesson.id);
+    assert.strictEqual(store.get(lesson.id)?.quarantined, undefined);
+  });
+
+  test('forgetting a memory removes it from recall, the vector index and the instructions file', async () => {
+    const api = await engram();
+    const cause = token('FORGETME');
+    const lesson = await seedLesson(api, {
+      errorText: `Error: ${cause} handshake failed`,
+      rootCause: `${cause} the proxy strips the upgrade header`,
+      fixApproach: 'set proxy_set_header Upgrade in the nginx config',
+    }, { maturity: 'rule', confidence: { alpha: 9, beta: 1 } });
+    assert.strictEqual(lesson.maturity, 'rule');
+    const store = await api.services.store();
+    const instructions = vscode.Uri.joinPath(workspaceRoot(), INSTRUCTIONS);
+    const read = async () => { try { return Buffer.from(await vscode.workspace.fs.readFile(instructions)).toString('utf8'); } catch { return ''; } };
+
+    await vscode.workspace.getConfiguration('engram').update('instructions.enabled', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      await waitFor('the rule in the instructions file', async () => (await read()).includes(cause) || undefined);
+      await waitFor('the memory in the vector index', () => indexText(api.services.storeDir).includes(lesson.id) || undefined);
+      const recalled = await api.services.recall({ text: `${cause} handshake failed` });
+      assert.ok(recalled.some(r => r.memory.id === lesson.id));
+
+      await vscode.commands.executeCommand('engram.forget', lesson.id, { confirm: false });
+      assert.strictEqual(store.get(lesson.id), undefined);
+      const gone = await api.services.recall({ text: `${cause} handshake failed` });
+      assert.ok(!gone.some(r => r.memory.id === lesson.id), 'a forgotten memory was recalled');
+      assert.ok(!store.exportLines().some(l => l.includes(cause)), 'a forgotten memory was exported');
+      await waitFor('the memory to leave the vector index', () => !indexText(api.services.storeDir).includes(lesson.id) || undefined);
+      await waitFor('the rule to leave the instructions file', async () => !(await read()).includes(cause) || undefined);
+    } finally {
+      await vscode.workspace.getConfiguration('engram').update('instructions.enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+});
