@@ -106,6 +106,8 @@ export const baseSettings = {
   'typescript.tsserver.log': 'off',
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
+  // The chat view opens on the right by default; it covers half the editor in screenshots.
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
   'extensions.autoUpdate': false,

@@ -78,7 +78,7 @@ export async function runPhase(host, { runDir, port, workspace, userDataDir, tes
   page.on('pageerror', e => { if (process.env.VERBOSE) console.error('[pageerror]', String(e).slice(0, 300)); });
   const url = workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: devPaths, extensionTestsPath: testsPath });
   log(`${label}: opening workbench for ${path.relative(repoRoot, testsPath) || testsPath}`);
-  await page.goto(url);
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 180_000 }).catch(e => { log(`${label}: workbench did not load: ${e.message.split('\n')[0]}`); finish(1); });
   const timer = setTimeout(() => { log(`${label}: TIMEOUT after ${timeoutMs} ms`); finish(124); }, timeoutMs);
   result.code = await finished;
   clearTimeout(timer);

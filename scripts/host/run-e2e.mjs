@@ -1,0 +1,76 @@
+// Runs every test/e2e/*.e2e.mjs against the real workbench, each file in its own process
+// (scripts/host/e2e-file.mjs), and prints `N passed, N failed`. See test/e2e/README.md.
+//   npm run test:e2e [-- --grep PATTERN] [--no-build]
+// --grep / ENGRAM_TEST_GREP selects files by name, and tests by name inside files that export them.
+// ENGRAM_E2E_TIMEOUT_MS: per file (default 600000).
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { build, ensureHost, log, repoRoot } from './lib.mjs';
+
+const argv = process.argv.slice(2);
+let grep = process.env.ENGRAM_TEST_GREP;
+let doBuild = true;
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--grep' || argv[i] === '-g') grep = argv[++i];
+  else if (argv[i].startsWith('--grep=')) grep = argv[i].slice(7);
+  else if (argv[i] === '--no-build') doBuild = false;
+  else { console.error(`unknown argument: ${argv[i]}`); process.exit(2); }
+}
+const re = grep ? new RegExp(grep, 'i') : undefined;
+const MARKER = 'ENGRAM_E2E_RESULT';
+const timeoutMs = Number(process.env.ENGRAM_E2E_TIMEOUT_MS || 600_000);
+
+const started = Date.now();
+ensureHost();
+if (doBuild) build();
+const dir = path.join(repoRoot, 'test/e2e');
+const files = fs.readdirSync(dir).filter(f => f.endsWith('.e2e.mjs')).sort();
+let passed = 0, failed = 0;
+let current;
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { current?.kill('SIGTERM'); process.exit(130); });
+
+function runFile(file) {
+  return new Promise(resolve => {
+    const t = Date.now();
+    // A file whose name matches runs whole; otherwise the pattern filters its named tests.
+    const env = { ...process.env };
+    if (re && re.test(file)) delete env.ENGRAM_TEST_GREP; else if (grep) env.ENGRAM_TEST_GREP = grep;
+    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/host/e2e-file.mjs'), path.join(dir, file)], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    current = child;
+    let counts;
+    let buf = '';
+    child.stdout.on('data', d => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i); buf = buf.slice(i + 1);
+        if (line.startsWith(MARKER)) { try { counts = JSON.parse(line.slice(MARKER.length)); } catch { /* ignore */ } } else console.log(line);
+      }
+    });
+    // SIGTERM lets the child's cleanup end its code-server group; SIGKILL only if it does not go.
+    const timer = setTimeout(() => { console.log(`  ✘ ${file}: timed out after ${timeoutMs} ms`); child.kill('SIGTERM'); setTimeout(() => child.kill('SIGKILL'), 10_000); }, timeoutMs);
+    child.on('exit', code => {
+      clearTimeout(timer);
+      if (buf) console.log(buf);
+      if (!counts) counts = code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+      else if (code !== 0 && counts.failed === 0) counts.failed = 1; // crashed after reporting
+      log(`${file}: ${counts.passed} passed, ${counts.failed} failed in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+      resolve(counts);
+    });
+  });
+}
+
+for (const file of files) {
+  // With a pattern, files whose name does not match still run if they export named tests that match;
+  // script-style files (no named tests) are skipped unless their name matches.
+  if (re && !re.test(file)) {
+    const src = fs.readFileSync(path.join(dir, file), 'utf8');
+    if (!/export\s+const\s+tests\b/.test(src)) continue;
+  }
+  const c = await runFile(file);
+  passed += c.passed; failed += c.failed;
+}
+log(`e2e total ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in test-results/screenshots/`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

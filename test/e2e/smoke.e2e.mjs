@@ -1,0 +1,24 @@
+// The workbench opens with the extension loaded: Engram's activity-bar container is there, its
+// Memories view opens and shows a webview, and a screenshot records what a user would see.
+import * as assert from 'node:assert';
+import { containerItem, openContainer, startHost, webviewFrame } from './lib/host.mjs';
+
+export default async function smoke() {
+  const host = await startHost({});
+  try {
+    const item = containerItem(host.page, 'engram');
+    await item.waitFor({ state: 'visible', timeout: 60_000 });
+    const label = await item.getAttribute('aria-label');
+    assert.match(label ?? '', /^Engram/, `activity-bar entry is labelled ${JSON.stringify(label)} (untranslated %key%?)`);
+    await openContainer(host.page, 'engram');
+    const frame = await webviewFrame(host.page, 'engram.memories');
+    const text = await frame.locator('body').innerText({ timeout: 30_000 });
+    assert.ok(text.trim().length > 0, 'the Memories webview is empty');
+    await host.screenshot('smoke-workbench');
+  } catch (e) {
+    await host.screenshot('smoke-failure').catch(() => {});
+    throw e;
+  } finally {
+    await host.stop();
+  }
+}
