@@ -1,0 +1,45 @@
+// Shared by the store-*.test.ts files: fixtures, temp folders, and bundling the child process and the
+// embedding worker the way esbuild.mjs bundles them (into out/, so node_modules resolves).
+import { createRequire } from 'module';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { Fact, Memory } from '../../src/core/types';
+
+export const repoRoot = process.cwd();
+
+export function testMemory(id: string, content: string): Memory {
+  const m: Fact = {
+    id, kind: 'fact', type: 'fact', content,
+    owner: { scope: 'workspace', workspace: 'test' },
+    createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000, accessCount: 0, importance: 0.5,
+    source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+  };
+  return m;
+}
+
+export function tmpDir(tag: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `engram-${tag}-`));
+}
+
+/** Every byte under `dir` (recursively) as one string, to prove some text is gone from disk. */
+export function allBytes(dir: string): string {
+  let out = '';
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    out += e.isDirectory() ? allBytes(p) : fs.readFileSync(p, 'latin1');
+  }
+  return out;
+}
+
+/** Bundles a TS entry like esbuild.mjs does (packages external) into out/store-test/. */
+export async function bundle(entry: string, name: string): Promise<string> {
+  // Resolved from the repo, not from wherever this test bundle was written.
+  const esbuild = createRequire(path.join(repoRoot, 'package.json'))('esbuild') as typeof import('esbuild');
+  const outfile = path.join(repoRoot, 'out', 'store-test', `${name}.js`);
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, entry)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'], packages: 'external', logLevel: 'warning',
+  });
+  return outfile;
+}
