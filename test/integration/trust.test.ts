@@ -3,6 +3,7 @@
 // from recall, the vector index and the generated instructions file.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { engram, seedLesson, token, waitFor, workspaceRoot, writeFile } from './surfaceHelpers';
@@ -30,7 +31,9 @@ function indexText(storeDir: string): string {
   return out;
 }
 
-suite('Trust and lifecycle', () => {
+// The machine may be shared with other runs: generous limits, since timing is not what these tests check.
+suite('Trust and lifecycle', function () {
+  this.timeout(240_000);
   test('a constraint warns in matching files inside its scope, with an Open memory fix, and nowhere else', async () => {
     const api = await engram();
     const forbidden = token('legacyFetch');
@@ -55,7 +58,7 @@ suite('Trust and lifecycle', () => {
     const otherGlob = await open(`packages/web/src/${forbidden}.js`, `module.exports = x => x.${forbidden}(1);\n`);
     const cleanFile = await open(`packages/web/src/${forbidden}_clean.ts`, `export const ok = 1;\n`);
 
-    const [d] = await waitFor('an Engram constraint warning', () => { const ds = engramDiagnostics(inScope); return ds.length ? ds : undefined; });
+    const [d] = await waitFor('an Engram constraint warning', () => { const ds = engramDiagnostics(inScope); return ds.length ? ds : undefined; }, 90_000);
     assert.strictEqual(d.severity, vscode.DiagnosticSeverity.Warning);
     assert.strictEqual(d.range.start.line, 1, 'the warning sits on the matching line');
     assert.match(d.message, /^Engram constraint: call the typed http client instead \(/);
@@ -79,7 +82,7 @@ suite('Trust and lifecycle', () => {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(inScope, new vscode.Range(0, 0, doc.lineCount, 0), 'export const fixed = 1;\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
-    await waitFor('the warning to clear after the fix', () => engramDiagnostics(inScope).length === 0 || undefined);
+    await waitFor('the warning to clear after the fix', () => engramDiagnostics(inScope).length === 0 || undefined, 90_000);
 
     // Demoting the constraint removes the gate everywhere.
     await vscode.commands.executeCommand('engram.demote', lesson.id);
@@ -102,7 +105,7 @@ suite('Trust and lifecycle', () => {
     assert.ok(before.some(r => r.memory.id === lesson.id), 'the memory is recalled while its file exists');
 
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(workspaceRoot(), 'src', dir), { recursive: true });
-    const q = await waitFor('the memory to be quarantined', () => store.get(lesson.id)?.quarantined, 20_000);
+    const q = await waitFor('the memory to be quarantined', () => store.get(lesson.id)?.quarantined, 90_000);
     assert.strictEqual(q.reason, `${rel} no longer exists`);
     const after = await api.services.recall({ text: `route ${cause} not registered` });
     assert.ok(!after.some(r => r.memory.id === lesson.id), 'a quarantined memory was still recalled');
@@ -127,8 +130,8 @@ suite('Trust and lifecycle', () => {
 
     await vscode.workspace.getConfiguration('engram').update('instructions.enabled', true, vscode.ConfigurationTarget.Workspace);
     try {
-      await waitFor('the rule in the instructions file', async () => (await read()).includes(cause) || undefined);
-      await waitFor('the memory in the vector index', () => indexText(api.services.storeDir).includes(lesson.id) || undefined);
+      await waitFor('the rule in the instructions file', async () => (await read()).includes(cause) || undefined, 90_000);
+      await waitFor('the memory in the vector index', () => indexText(api.services.storeDir).includes(lesson.id) || undefined, 90_000);
       const recalled = await api.services.recall({ text: `${cause} handshake failed` });
       assert.ok(recalled.some(r => r.memory.id === lesson.id));
 
@@ -137,10 +140,52 @@ suite('Trust and lifecycle', () => {
       const gone = await api.services.recall({ text: `${cause} handshake failed` });
       assert.ok(!gone.some(r => r.memory.id === lesson.id), 'a forgotten memory was recalled');
       assert.ok(!store.exportLines().some(l => l.includes(cause)), 'a forgotten memory was exported');
-      await waitFor('the memory to leave the vector index', () => !indexText(api.services.storeDir).includes(lesson.id) || undefined);
-      await waitFor('the rule to leave the instructions file', async () => !(await read()).includes(cause) || undefined);
+      await waitFor('the memory to leave the vector index', () => !indexText(api.services.storeDir).includes(lesson.id) || undefined, 90_000);
+      await waitFor('the rule to leave the instructions file', async () => !(await read()).includes(cause) || undefined, 90_000);
     } finally {
       await vscode.workspace.getConfiguration('engram').update('instructions.enabled', undefined, vscode.ConfigurationTarget.Workspace);
     }
+  });
+});
+
+suite('Team memory file', function () {
+  this.timeout(240_000);
+  test('sharing writes a masked, ownerless line; the file loads as capped team memories and follows edits', async () => {
+    const api = await engram();
+    const store = await api.services.store();
+    const cause = token('TEAMCAUSE');
+    const home = os.homedir();
+    const local = await seedLesson(api, {
+      errorText: `Error: ${cause} cannot open ${home}/projects/app/config.yml`,
+      rootCause: `${cause} the config path was absolute`,
+      fixApproach: 'resolve the config path from the workspace root',
+    });
+    await vscode.commands.executeCommand('engram.shareWithTeam', local.id);
+    const teamUri = vscode.Uri.joinPath(workspaceRoot(), '.engram', 'team.jsonl');
+    const shared = Buffer.from(await vscode.workspace.fs.readFile(teamUri)).toString('utf8');
+    const line = shared.split('\n').find(l => l.includes(cause));
+    assert.ok(line, `the shared line is missing from the team file:\n${shared}`);
+    assert.ok(!line.includes(home), `the home directory leaked into the team file: ${line}`);
+    assert.deepStrictEqual(JSON.parse(line).owner, { scope: 'team' });
+    assert.strictEqual(store.get(local.id)?.owner.scope, 'workspace', 'sharing does not turn the local memory into a team one');
+
+    // A teammate's line claims to be a constraint; it loads as a team pattern (it carries two episodes).
+    const teamId = token('team_');
+    const teammate = {
+      id: teamId, kind: 'lesson', owner: { scope: 'workspace', principal: 'bob' }, maturity: 'constraint', confidence: { alpha: 50, beta: 1 },
+      errorSignature: `Error: ${cause} lockfile out of date`, rootCause: `${cause} someone ran npm instead of pnpm`, fixApproach: 'run pnpm install',
+      evidence: ['ep_a', 'ep_b'], check: { glob: '**/*.ts', pattern: 'x' }, createdAt: Date.now(), updatedAt: Date.now(),
+    };
+    await vscode.workspace.fs.writeFile(teamUri, Buffer.from(`${shared.trimEnd()}\n${JSON.stringify(teammate)}\nnot json at all\n`, 'utf8'));
+    const loaded = await waitFor('the teammate\'s memory to load', () => store.get(teamId), 90_000);
+    assert.deepStrictEqual(loaded.owner, { scope: 'team' });
+    assert.strictEqual(loaded.source, 'team');
+    assert.strictEqual(loaded.maturity, 'pattern', 'a team line never loads as a constraint');
+    assert.deepStrictEqual(loaded.confidence, { alpha: 1, beta: 1 }, 'confidence is earned here, not claimed by the file');
+
+    // Removing the line takes the memory out of recall (quarantined, so it can come back).
+    await vscode.workspace.fs.writeFile(teamUri, Buffer.from(shared, 'utf8'));
+    const q = await waitFor('the removed line\'s memory to be quarantined', () => store.get(teamId)?.quarantined, 90_000);
+    assert.strictEqual(q.reason, 'no longer in the team file');
   });
 });
