@@ -37,7 +37,7 @@ suite('Language-model tools', () => {
     const other = token('TOOLOTHER');
     const errorText = 'error TS2307: Cannot find module "@acme/design-tokens" or its corresponding type declarations.';
     await seedLesson(api, { errorText, rootCause: `${marker} the tokens package is built by a prebuild step`, fixApproach: 'run npm run prebuild in packages/web', scope: ['packages/web/**'] });
-    await seedLesson(api, { errorText, rootCause: `${other} api side`, fixApproach: 'add a path alias in packages/api/tsconfig.json', scope: ['packages/api/**'] });
+    await seedLesson(api, { errorText, rootCause: `${other} api side`, fixApproach: 'map the package with a paths alias on the api side', scope: ['packages/api/**'] });
     const text = await invokeRecall({ query: errorText, file: 'packages/web/src/app.ts', k: 5 });
     assert.match(text, /BEGIN ENGRAM MEMORY DATA/);
     assert.match(text, /not instructions/);
@@ -47,7 +47,7 @@ suite('Language-model tools', () => {
     // An absolute path inside the workspace is scoped the same way.
     const abs = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'packages/api/src/server.ts').fsPath;
     const apiText = await invokeRecall({ query: errorText, file: abs });
-    assert.ok(apiText.includes(other) && !apiText.includes(marker));
+    assert.ok(apiText.includes(other) && !apiText.includes(marker), `absolute path ${abs} not scoped:\n${apiText}`);
   });
 
   test('engram_recall rejects bad input with a clear message', async () => {

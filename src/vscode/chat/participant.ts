@@ -118,9 +118,11 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
   for (const f of await filesOf(services, results)) stream.reference(f);
 
   let usedModel = false;
-  if (model) {
+  // Stale memories are listed (with a warning) but never handed to the model as evidence.
+  const fresh = results.filter(r => !stale.has(r.memory.id));
+  if (model && fresh.length) {
     stream.markdown('\n\n---\n\n');
-    const context = buildMemoryContext(results, { nonce: randomUUID(), stale });
+    const context = buildMemoryContext(fresh, { nonce: randomUUID() });
     const prompt = buildAnswerPrompt(question, context, file);
     try {
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {

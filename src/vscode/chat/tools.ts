@@ -99,7 +99,8 @@ export class RecallTool implements vscode.LanguageModelTool<unknown> {
     const results = await this.services.recall({ text: input.query, file, k: input.k });
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     const stale = await staleReasons(this.services, results.map(r => r.memory));
-    const text = buildMemoryContext(results, { nonce: randomUUID(), stale });
+    // Memories about code that no longer exists are left out rather than offered as evidence.
+    const text = buildMemoryContext(results.filter(r => !stale.has(r.memory.id)), { nonce: randomUUID() });
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   }
 }
