@@ -164,9 +164,8 @@ function readLog(file: string, name: string): ParsedLog {
     out.ino = fs.statSync(file).ino;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    out.exists = true;
-    out.warnings.push(`${name}: could not be read (${(err as Error).message})`);
-    return out;
+    // Unreadable is not empty: carrying on would show no memories and let a compaction drop them.
+    throw err;
   }
   out.exists = true;
   out.size = buf.length;
@@ -187,9 +186,7 @@ function readSnapshot(file: string, name: string): ParsedSnapshot {
   let text: string;
   try { text = fs.readFileSync(file, 'utf8'); } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    out.exists = true;
-    out.problem = `${name} could not be read (${(err as Error).message})`;
-    return out;
+    throw err; // see readLog
   }
   out.exists = true;
   if (!text.length) { out.problem = `${name} is empty`; return out; }

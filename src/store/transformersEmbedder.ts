@@ -30,8 +30,8 @@ export interface TransformersEmbedderOptions {
 }
 
 export class EmbedderUnavailableError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
-    super(message);
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
     this.name = 'EmbedderUnavailableError';
   }
 }
