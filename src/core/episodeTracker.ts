@@ -104,6 +104,10 @@ export class EpisodeTracker {
   private readonly files = new Map<string, FileState>();
   private readonly episodes = new Map<string, TrackedEpisode>();
   private readonly byKey = new Map<string, string>();
+  /** Diagnostics episodes per file, so a diagnostics event costs O(that file), not O(all episodes). */
+  private readonly byFile = new Map<string, Set<TrackedEpisode>>();
+  /** No deadline falls before this (it may be early after removals; `tick` then rescans and corrects it). */
+  private hint = Infinity;
   private opts: TrackerOptions;
 
   constructor(opts: Partial<TrackerOptions> & { newId: () => string }) {
@@ -112,6 +116,7 @@ export class EpisodeTracker {
 
   setOptions(patch: Partial<TrackerOptions>): void {
     this.opts = { ...this.opts, ...patch };
+    this.hint = this.exactDeadline();
   }
 
   open(): TrackedEpisode[] {
@@ -141,7 +146,11 @@ export class EpisodeTracker {
         }
         continue;
       }
-      if (!state.pending.has(key)) state.pending.set(key, { error, firstSeen: now });
+      if (!state.pending.has(key)) {
+        const p = { error, firstSeen: now };
+        state.pending.set(key, p);
+        this.noteDeadline(this.pendingDeadline(p));
+      }
     }
 
     for (const [key, p] of state.pending) {
@@ -151,12 +160,13 @@ export class EpisodeTracker {
       }
     }
 
-    for (const ep of this.episodes.values()) {
-      if (ep.source !== 'diagnostics' || ep.file !== file || !ep.error || next.has(ep.error.key)) continue;
+    for (const ep of [...(this.byFile.get(file) ?? [])]) {
+      if (!ep.error || next.has(ep.error.key)) continue;
       if (!ctx.fileOpen) {
         effects.push(this.finish(ep, ep.resolvingSince !== undefined ? 'success' : 'abandoned', now, ep.resolvingSince !== undefined ? 'error gone' : 'file closed'));
       } else if (ctx.serverAlive && ep.resolvingSince === undefined) {
         ep.resolvingSince = now;
+        this.noteDeadline(now + this.opts.settleMs);
       }
       // A stopped language server says nothing about the error: keep waiting.
     }
@@ -170,8 +180,8 @@ export class EpisodeTracker {
   /** A save: errors still there shortly after it are real, whatever the threshold. */
   saved(file: string, now: number): TrackerEffect[] {
     const state = this.files.get(file);
-    if (state) for (const p of state.pending.values()) p.savedAt = now;
-    for (const ep of this.episodes.values()) if (ep.file === file) ep.lastActivity = now;
+    if (state) for (const p of state.pending.values()) { p.savedAt = now; this.noteDeadline(this.pendingDeadline(p)); }
+    for (const ep of this.byFile.get(file) ?? []) ep.lastActivity = now;
     return this.tick(now);
   }
 
@@ -264,6 +274,7 @@ export class EpisodeTracker {
 
   /** Opens errors that outlived the threshold (or a save) and confirms fixes that stayed fixed. */
   tick(now: number): TrackerEffect[] {
+    if (now < this.hint) return [];
     const effects: TrackerEffect[] = [];
     for (const [file, state] of this.files) {
       for (const [key, p] of state.pending) {
@@ -278,15 +289,24 @@ export class EpisodeTracker {
         effects.push(this.finish(ep, 'success', now, 'the error is gone'));
       }
     }
+    this.hint = this.exactDeadline();
     return effects;
   }
 
   /** When `tick` next has something to do, so the adapter can run a single timer. */
   nextDeadline(): number | undefined {
+    return this.hint === Infinity ? undefined : this.hint;
+  }
+
+  private noteDeadline(d: number): void {
+    if (d < this.hint) this.hint = d;
+  }
+
+  private exactDeadline(): number {
     let next = Infinity;
     for (const state of this.files.values()) for (const p of state.pending.values()) next = Math.min(next, this.pendingDeadline(p));
     for (const ep of this.episodes.values()) if (ep.resolvingSince !== undefined) next = Math.min(next, ep.resolvingSince + this.opts.settleMs);
-    return next === Infinity ? undefined : next;
+    return next;
   }
 
   private pendingDeadline(p: Pending): number {
@@ -311,7 +331,7 @@ export class EpisodeTracker {
       command: { ...cmd, normalised }, startedAt: now, lastActivity: now, steps: [], files: [], sourceIds: [cmd.id],
       recurrences: 0,
     };
-    this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, cmd.error?.message.split('\n')[0]), wasEffective: false, at: now, detail: cmd.line });
+    this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, cmd.error?.message.split('\n')[0]), wasEffective: false, at: now, detail: cmd.cwd ? `${cmd.line}\n(cwd: ${cmd.cwd})` : cmd.line });
     this.register(ep);
     return { type: 'opened', episode: ep };
   }
@@ -319,11 +339,18 @@ export class EpisodeTracker {
   private register(ep: TrackedEpisode): void {
     this.episodes.set(ep.id, ep);
     this.byKey.set(ep.key, ep.id);
+    if (ep.file && ep.source === 'diagnostics') {
+      let set = this.byFile.get(ep.file);
+      if (!set) this.byFile.set(ep.file, set = new Set());
+      set.add(ep);
+    }
   }
 
   private finish(ep: TrackedEpisode, outcome: Outcome, now: number, resolution: string): TrackerEffect {
     this.episodes.delete(ep.id);
     if (this.byKey.get(ep.key) === ep.id) this.byKey.delete(ep.key);
+    const set = ep.file ? this.byFile.get(ep.file) : undefined;
+    if (set) { set.delete(ep); if (!set.size) this.byFile.delete(ep.file!); }
     ep.outcome = outcome;
     ep.resolution = resolution;
     ep.endedAt = now;
@@ -346,8 +373,7 @@ export class EpisodeTracker {
   private dropFile(file: string, now: number, deleted: boolean): TrackerEffect[] {
     const effects: TrackerEffect[] = [];
     this.files.delete(file);
-    for (const ep of [...this.episodes.values()]) {
-      if (ep.source !== 'diagnostics' || ep.file !== file) continue;
+    for (const ep of [...(this.byFile.get(file) ?? [])]) {
       const fixed = !deleted && ep.resolvingSince !== undefined;
       effects.push(this.finish(ep, fixed ? 'success' : 'abandoned', now, fixed ? 'the error is gone' : deleted ? 'file deleted' : 'file closed'));
     }

@@ -15,7 +15,7 @@ const AWS_KEY = 'AKIA' + 'Q3EGRXZ7LK2PJT5M';
 const DEMO_FILE = 'src/capture-demo.ts';
 const CHECK_COMMAND = 'node scripts/check.js';
 
-const NOISE_THRESHOLD_MS = 3000;
+const NOISE_THRESHOLD_MS = 6000;
 
 async function api(): Promise<EngramApi> {
   const ext = vscode.extensions.getExtension<EngramApi>(EXTENSION_ID);

@@ -28,6 +28,21 @@ export function registerCapture(services: Services): void {
   services.capture = controller;
 }
 
+/** `capture.exclude` is resource-scoped: read it for the (first) workspace folder. */
+function readCapture(): EngramConfig['capture'] {
+  return readConfig(vscode.workspace.workspaceFolders?.[0]).capture;
+}
+
+/** Workspace paths in terminal output become relative: shorter, and no home or machine layout stored. */
+function relativePaths(cmd: CommandInfo): CommandInfo {
+  const roots = (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.fsPath.replace(/[\\/]+$/, '')).filter(r => r.length > 1);
+  if (!roots.length) return cmd;
+  const strip = (s: string) => roots.reduce((acc, r) => acc.split(r + '/').join('').split(r).join('.'), s);
+  const error = cmd.error ? { ...cmd.error, message: strip(cmd.error.message) } : undefined;
+  const cwd = cmd.cwd === undefined ? undefined : strip(cmd.cwd) || '.';
+  return { ...cmd, cwd, error, output: cmd.output === undefined ? undefined : strip(cmd.output) };
+}
+
 function settleFor(noiseThresholdMs: number): number {
   // How long a vanished error must stay gone: long enough to ride out a keystroke, short enough to feel immediate.
   return Math.min(2000, Math.max(300, Math.round(noiseThresholdMs / 2)));
@@ -60,7 +75,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly services: Services) {
-    this.cfg = readConfig().capture;
+    this.cfg = readCapture();
     this.tracker = new EpisodeTracker({
       noiseThresholdMs: this.cfg.noiseThresholdMs,
       idleGapMs: this.cfg.idleGapMinutes * 60_000,
@@ -98,7 +113,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       watchTerminals({
         get active() { return !self.paused && self.cfg.terminal; },
         maxOutputBytes: () => this.cfg.maxTerminalOutputBytes,
-        commandEnded: (cmd: CommandInfo) => this.apply(this.tracker.commandEnded(cmd, Date.now())),
+        commandEnded: (cmd: CommandInfo) => this.apply(this.tracker.commandEnded(relativePaths(cmd), Date.now())),
         setTerminalLimitation: msg => { if (msg !== this.limitation) { this.limitation = msg; this.emitter.fire(); } },
         logger,
       }),
@@ -287,7 +302,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
 
   private reconfigure(): void {
     const wasPaused = this.paused;
-    this.cfg = readConfig().capture;
+    this.cfg = readCapture();
     this.excluded.clear();
     this.tracker.setOptions({
       noiseThresholdMs: this.cfg.noiseThresholdMs,

@@ -33,8 +33,9 @@ export function lineDiff(file: string, before: string, after: string, maxChars =
     let i = 0, j = 0;
     while (i < n || j < m) {
       if (i < n && j < m && midA[i] === midB[j]) { ops.push({ op: ' ', line: midA[i] }); i++; j++; }
-      else if (j < m && (i >= n || lcs[i][j + 1] >= lcs[i + 1][j])) { ops.push({ op: '+', line: midB[j] }); j++; }
-      else { ops.push({ op: '-', line: midA[i] }); i++; }
+      // Removals before additions, as in unified diffs.
+      else if (i < n && (j >= m || lcs[i + 1][j] >= lcs[i][j + 1])) { ops.push({ op: '-', line: midA[i] }); i++; }
+      else { ops.push({ op: '+', line: midB[j] }); j++; }
     }
   } else {
     for (const line of midA) ops.push({ op: '-', line });
@@ -50,9 +51,15 @@ export function lineDiff(file: string, before: string, after: string, maxChars =
   if (body.length > maxChars) body = body.slice(0, maxChars) + `\n… (${body.length - maxChars} more characters)`;
   return {
     file, diff: `${header}\n${body}`, added, removed,
-    firstRemoved: ops.find(o => o.op === '-')?.line,
-    firstAdded: ops.find(o => o.op === '+')?.line,
+    firstRemoved: telling(ops, '-'),
+    firstAdded: telling(ops, '+'),
   };
+}
+
+/** The first changed line that says something (not just a brace), else the first changed line. */
+function telling(ops: { op: string; line: string }[], op: '-' | '+'): string | undefined {
+  const lines = ops.filter(o => o.op === op).map(o => o.line);
+  return lines.find(l => /[A-Za-z0-9]/.test(l)) ?? lines[0];
 }
 
 /** The first changed line of `after` (0-based), for placing the "code after" excerpt. */

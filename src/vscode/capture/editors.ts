@@ -94,18 +94,23 @@ export function watchEditors(sink: EditorSink, baselines: TextBaselines): vscode
       const file = sink.relativeIfCaptured(uri);
       if (!file || isOpen(uri)) return;
       baselines.noteCreated(file);
-      sink.edited(file, 1);
+      whenFile(uri, () => sink.edited(file, 1));
     }),
     watcher.onDidChange(uri => {
       if (!sink.active || isOpen(uri)) return; // open documents report their own edits
       const file = sink.relativeIfCaptured(uri);
-      if (file) sink.edited(file, 1);
+      if (file) whenFile(uri, () => sink.edited(file, 1));
     }),
     watcher.onDidDelete(uri => {
       const file = sink.relativeIfCaptured(uri);
       if (file) sink.deleted(file);
     }),
   );
+}
+
+/** Folders appear in watcher events too; only files are steps. The stat runs off the event. */
+function whenFile(uri: vscode.Uri, fn: () => void): void {
+  vscode.workspace.fs.stat(uri).then(st => { if (st.type & vscode.FileType.File) fn(); }, () => { /* gone again */ });
 }
 
 export interface ProactiveRecallDeps {

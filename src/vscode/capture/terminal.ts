@@ -9,7 +9,7 @@ import { boundText, sanitizeText } from '../../core/text';
 import type { Logger } from '../../core/types';
 
 /** How long a new terminal may take to report shell integration before we say it has none. */
-const INTEGRATION_GRACE_MS = 5000;
+const INTEGRATION_GRACE_MS = 10_000;
 /** After the end event, how long to wait for the output stream to drain. */
 const DRAIN_MS = 1500;
 
@@ -90,7 +90,11 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
   disposables.push(
     vscode.window.onDidOpenTerminal(check),
     vscode.window.onDidCloseTerminal(t => { if (without.delete(t)) updateLimitation(); }),
-    vscode.window.onDidChangeTerminalShellIntegration(e => { if (without.delete(e.terminal)) updateLimitation(); }),
+    vscode.window.onDidChangeTerminalShellIntegration(e => {
+      if (!without.delete(e.terminal)) return;
+      sink.logger.info(`shell integration became active in "${e.terminal.name}"; its commands are captured`);
+      updateLimitation();
+    }),
     vscode.window.onDidStartTerminalShellExecution(e => {
       if (!sink.active) return;
       // read() must be called right away or early output is lost; the loop only appends (bounded).

@@ -1,0 +1,102 @@
+import * as assert from 'assert';
+import { buildEpisode, buildLesson, lessonTemplate, summaryTemplate, type EpisodeMaterial } from '../../src/core/episodeSummary';
+import { EpisodeTracker, type TrackedEpisode } from '../../src/core/episodeTracker';
+import { lineDiff, excerptAround, firstChangedLine } from '../../src/vscode/capture/diffs';
+
+const owner = { scope: 'workspace' as const, workspace: 'fixture', agent: 'user' };
+
+function diagEpisode(): TrackedEpisode {
+  const t = new EpisodeTracker({ noiseThresholdMs: 1000, settleMs: 500, newId: () => 'ep1' });
+  t.diagnostics('src/a.ts', [{ key: 'tsc:TS2322:type <id> is not assignable to type <id>', family: 'tsc:type', message: "Type 'number' is not assignable to type 'string'.", code: 'TS2322', tool: 'tsc', line: 4 }], 0, { fileOpen: true, serverAlive: true });
+  t.tick(1000);
+  t.edited('src/a.ts', 2000);
+  t.diagnostics('src/a.ts', [], 62_000, { fileOpen: true, serverAlive: true });
+  const ended = t.tick(62_500).find(e => e.type === 'ended');
+  assert.ok(ended && ended.type === 'ended');
+  return ended.episode;
+}
+
+const BEFORE = 'export function label(n: number): string {\n  const a = 1;\n  const b = 2;\n  const text: string = n;\n  return text;\n}\n';
+const AFTER = BEFORE.replace('const text: string = n;', 'const text: string = String(n);');
+
+function material(tracked: TrackedEpisode, diffs = [lineDiff('src/a.ts', BEFORE, AFTER)!]): EpisodeMaterial {
+  return { tracked, diffs, codeBefore: excerptAround(BEFORE, 3), codeAfter: excerptAround(AFTER, 3), scope: ['src/**'], domain: 'typescript', owner, now: 100_000 };
+}
+
+describe('episodeSummary', () => {
+  it('diffs only the changed line, with context, and names the first removed and added lines', () => {
+    const d = lineDiff('src/a.ts', BEFORE, AFTER)!;
+    assert.strictEqual(d.added, 1);
+    assert.strictEqual(d.removed, 1);
+    assert.strictEqual(d.firstRemoved, '  const text: string = n;');
+    assert.strictEqual(d.firstAdded, '  const text: string = String(n);');
+    assert.ok(d.diff.includes('-  const text: string = n;\n+  const text: string = String(n);'), d.diff);
+    assert.ok(d.diff.includes('   const b = 2;'), 'context line missing');
+    assert.ok(!d.diff.includes('export function'), 'more context than needed');
+    assert.strictEqual(lineDiff('x', BEFORE, BEFORE), undefined);
+    assert.strictEqual(firstChangedLine(BEFORE, AFTER), 3);
+  });
+
+  it('bounds a huge diff', () => {
+    const big = Array.from({ length: 5000 }, (_, i) => `line ${i}`).join('\n');
+    const d = lineDiff('big.txt', '', big, 2000)!;
+    assert.ok(d.diff.length < 2300, `diff is ${d.diff.length} chars`);
+    assert.strictEqual(d.added, 5000);
+  });
+
+  it('writes a success episode and a lesson from what changed', () => {
+    const tracked = diagEpisode();
+    const m = material(tracked);
+    const ep = buildEpisode(m, tracked.id);
+    assert.strictEqual(ep.outcome, 'success');
+    assert.strictEqual(ep.errorSignature, 'tsc:TS2322:type <id> is not assignable to type <id>');
+    assert.strictEqual(ep.startedAt, 0);
+    assert.strictEqual(ep.duration, 62_500);
+    assert.deepStrictEqual(ep.files, ['src/a.ts']);
+    assert.match(ep.summary, /^Fixed TS2322 in src\/a\.ts:5: Type 'number' is not assignable to type 'string'\. in 1m 3s; changed src\/a\.ts \(\+1 −1\)\.$/);
+    const edit = ep.steps.find(s => s.action === 'edit src/a.ts');
+    assert.ok(edit?.detail?.includes('+  const text: string = String(n);'), 'the edit step carries the diff');
+    const lesson = buildLesson(m, ep, 'l1')!;
+    assert.strictEqual(lesson.errorSignature, ep.errorSignature);
+    assert.strictEqual(lesson.errorCategory, 'tsc:type');
+    assert.deepStrictEqual(lesson.evidence, [tracked.id]);
+    assert.deepStrictEqual(lesson.scope, ['src/**']);
+    assert.strictEqual(lesson.fixApproach, 'Edit src/a.ts: `const text: string = n;` → `const text: string = String(n);`.');
+    assert.match(lesson.rootCause, /^TS2322 at src\/a\.ts:5 came from code that the fix changed in src\/a\.ts: `const text: string = n;` → `const text: string = String\(n\);`/);
+  });
+
+  it('an abandoned episode is stored without a lesson', () => {
+    const t = new EpisodeTracker({ newId: () => 'ep2' });
+    t.commandEnded({ id: 'r1', line: 'npm test', exitCode: 1, error: { key: 'k', family: 'f', message: 'boom', tool: 'node' } }, 0);
+    const [fx] = t.topicChange(1000, 'workspace folders changed');
+    assert.ok(fx.type === 'ended');
+    const m = material(fx.episode, []);
+    const ep = buildEpisode(m, 'ep2');
+    assert.strictEqual(ep.outcome, 'abandoned');
+    assert.deepStrictEqual(ep.lessonsLearned, []);
+    assert.strictEqual(buildLesson(m, ep, 'l2'), undefined);
+    assert.match(summaryTemplate(m), /^Left `npm test` failed \(exit 1\): boom after 1s \(workspace folders changed\)\.$/);
+  });
+
+  it('a terminal fix names the command and the files changed in between; a failure keeps the user note', () => {
+    const t = new EpisodeTracker({ newId: () => 'ep3' });
+    t.commandEnded({ id: 'r1', line: 'node scripts/check.js', exitCode: 1, error: { key: 'node:ENOENT:x', family: 'node:fs', message: "Error: ENOENT: no such file or directory, open 'config/settings.json'", tool: 'node', code: 'ENOENT' } }, 0);
+    t.edited('config/settings.json', 10);
+    const done = t.commandEnded({ id: 'r2', line: 'node scripts/check.js', exitCode: 0 }, 20).find(e => e.type === 'ended');
+    assert.ok(done && done.type === 'ended');
+    const diff = lineDiff('config/settings.json', '', '{\n  "port": 8080\n}\n')!;
+    const { rootCause, fixApproach } = lessonTemplate(material(done.episode, [diff]));
+    assert.match(rootCause, /^`node scripts\/check\.js` failed with "Error: ENOENT: no such file or directory, open 'config\/settings\.json'" because of code in config\/settings\.json/);
+    assert.match(fixApproach, /^Changed config\/settings\.json \(\+3 −0\): added `"port": 8080`, then re-ran `node scripts\/check\.js`\.$/);
+
+    const f = new EpisodeTracker({ newId: () => 'ep4' });
+    f.commandEnded({ id: 'r1', line: 'npm test', exitCode: 1, error: { key: 'k', family: 'f', message: 'boom', tool: 'node' } }, 0);
+    const [gave] = f.end('ep4', 'failure', 5000, 'the CI image lacks libssl');
+    assert.ok(gave.type === 'ended');
+    const m = material(gave.episode, []);
+    const lesson = buildLesson(m, buildEpisode(m, 'ep4'), 'l4')!;
+    assert.strictEqual(lesson.outcome, 'failure');
+    assert.strictEqual(lesson.rootCause, 'Not resolved: the CI image lacks libssl');
+    assert.match(summaryTemplate(m), /^Could not fix `npm test` failed \(exit 1\): boom \(5s\): the CI image lacks libssl\.$/);
+  });
+});
