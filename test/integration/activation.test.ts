@@ -90,3 +90,31 @@ suite('Activation', () => {
     console.log(`    store folder: ${api.services.storeDir}`);
   });
 });
+
+suite('Host', () => {
+  // Capture tests rely on VS Code's built-in TypeScript reporting real errors offline; this shows
+  // whether that holds in this host (code-server bundles the TypeScript server with its extensions).
+  test('built-in TypeScript reports a type error in the fixture workspace', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'no workspace folder open');
+    const uri = vscode.Uri.joinPath(folder.uri, 'src', 'hostProbe.ts');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from("export const port: number = 'eight thousand';\n"));
+    try {
+      const started = Date.now();
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      let diags: vscode.Diagnostic[] = [];
+      for (let i = 0; i < 450 && !diags.some(d => d.source === 'ts'); i++) {
+        await new Promise(r => setTimeout(r, 200));
+        diags = vscode.languages.getDiagnostics(uri);
+      }
+      const ts = diags.find(d => d.source === 'ts');
+      assert.ok(ts, `no TypeScript diagnostic within 90 s (got: ${JSON.stringify(diags.map(d => d.message))})`);
+      const code = typeof ts.code === 'object' ? ts.code.value : ts.code;
+      assert.strictEqual(String(code), '2322');
+      console.log(`    TypeScript diagnostic after ${Date.now() - started} ms: TS${code} ${ts.message}`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+});
