@@ -48,9 +48,17 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 export function episodeFamily(e: Episode): string {
   const key = e.errorSignature;
   if (!key) return `${e.domain ?? 'generic'}:other`;
-  const [tool, code, ...rest] = key.split(':');
-  return normaliseSignature(rest.join(':'), tool, code && code !== '-' ? code : undefined).family;
+  let family = familyCache.get(key);
+  if (family === undefined) {
+    const [tool, code, ...rest] = key.split(':');
+    family = normaliseSignature(rest.join(':'), tool, code && code !== '-' ? code : undefined).family;
+    if (familyCache.size > 10_000) familyCache.clear();
+    familyCache.set(key, family);
+  }
+  return family;
 }
+
+const familyCache = new Map<string, string>();
 
 function causeText(e: Episode): string {
   return [...e.lessonsLearned, e.resolution ?? ''].filter(Boolean).join('. ');

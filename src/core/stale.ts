@@ -52,6 +52,17 @@ function textsOf(m: Memory): { prose: string[]; code: string[]; files: string[] 
 /** Files, globs and symbols a memory names. Error text can name missing symbols by nature, so symbols come
  * only from explanations (backticks in root cause / fix) and declarations in the code excerpt. */
 export function extractRefs(m: Memory): StaleRefs {
+  // State never mutates a memory in place (every event makes a new object), so the object is the revision.
+  const cached = refsCache.get(m);
+  if (cached) return cached;
+  const refs = computeRefs(m);
+  refsCache.set(m, refs);
+  return refs;
+}
+
+const refsCache = new WeakMap<Memory, StaleRefs>();
+
+function computeRefs(m: Memory): StaleRefs {
   const files = new Set<string>();
   const globs = new Set<string>();
   const symbols = new Set<string>();
