@@ -230,4 +230,40 @@ suite('Capture', function () {
     assert.ok(lesson, 'no lesson for the terminal episode');
     assert.match(lesson.fixApproach, /config\/settings\.json/);
   });
+  test('when the disk is full, capture pauses with a clear message and the episode is written after resuming', async () => {
+    const capture = a.services.capture!;
+    const store = await a.services.store();
+    const terminal = vscode.window.createTerminal({ name: 'engram-disk-test', cwd: root(), shellPath: '/bin/bash' });
+    const si = await waitFor('shell integration in the disk test terminal', () => terminal.shellIntegration, 30_000);
+    const command = 'node -e "throw new RangeError(\'disk test boom\')"';
+    const ended = new Promise<number | undefined>(resolve => {
+      const sub = vscode.window.onDidEndTerminalShellExecution(e => { if (e.terminal === terminal) { sub.dispose(); resolve(e.exitCode); } });
+    });
+    si.executeCommand(command);
+    assert.strictEqual(await ended, 1);
+    const open = await waitFor('the disk test episode', () => capture.openEpisodes().find(e => e.source === 'terminal' && e.title.includes('disk test boom')));
+
+    // The store refuses writes the way a full disk does.
+    const record = store.record.bind(store);
+    let refused = 0;
+    store.record = async () => { refused++; throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); };
+    try {
+      await capture.endEpisode(open.id, 'failure', 'gave up: disk test');
+      assert.ok(refused >= 1, 'the finalizer never tried to write');
+      assert.strictEqual(capture.paused, true, 'capture did not pause on ENOSPC');
+      const reason = (capture as unknown as { pauseReason?: string }).pauseReason ?? '';
+      assert.match(reason, /disk is full/i);
+      assert.ok(!store.list({ kinds: ['episode'] }).some(m => m.id === open.id), 'written despite the refusal?');
+    } finally {
+      store.record = record;
+      terminal.dispose();
+    }
+    capture.setPaused(false);
+    await capture.flush();
+    assert.strictEqual(capture.paused, false);
+    const ep = store.list({ kinds: ['episode'] }).find((m): m is Episode => m.kind === 'episode' && m.id === open.id);
+    assert.ok(ep, 'the episode kept in memory was not written after resuming');
+    assert.strictEqual(ep.outcome, 'failure');
+    assert.match(ep.summary, /gave up: disk test/);
+  });
 });

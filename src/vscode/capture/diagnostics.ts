@@ -18,11 +18,16 @@ const ERROR = 0;
 const MAX_ERRORS_PER_FILE = 50;
 const SIGNATURE_CACHE = 2000;
 
+function isTs(source: string | undefined): boolean {
+  const s = (source ?? '').toLowerCase();
+  return s === 'ts' || s === 'typescript' || s === 'js';
+}
+
 /** tsc-like text ("error TS2322: …") so the code survives into the signature, as the hover does. */
 export function diagnosticLine(d: RawDiagnostic): string {
   const code = typeof d.code === 'object' && d.code !== null ? d.code.value : d.code;
   const source = (d.source ?? '').toLowerCase();
-  if (code !== undefined && (source === 'ts' || source === 'typescript' || source === 'js')) return `error TS${code}: ${d.message}`;
+  if (code !== undefined && isTs(source)) return `error TS${code}: ${d.message}`;
   return code !== undefined ? `${d.source ?? 'error'} ${code}: ${d.message}` : d.message;
 }
 
@@ -65,7 +70,12 @@ export class DiagnosticsBook {
     const text = diagnosticLine(d);
     let info = this.signatures.get(text);
     if (!info) {
-      const sig = signatureOf(text) ?? normaliseSignature(d.message, d.source?.toLowerCase());
+      // TS diagnostics already say their tool and code: normalising the message alone gives the same
+      // key as signatureOf("error TS…: …") (what the hover uses) at a fraction of the cost.
+      const code = typeof d.code === 'object' && d.code !== null ? d.code.value : d.code;
+      const sig = isTs(d.source) && code !== undefined
+        ? normaliseSignature(d.message, 'tsc', `TS${code}`)
+        : signatureOf(text) ?? normaliseSignature(d.message, d.source?.toLowerCase());
       info = { key: sig.key, family: sig.family, message: d.message, code: sig.code, tool: sig.tool };
       if (this.signatures.size >= SIGNATURE_CACHE) this.signatures.clear();
       this.signatures.set(text, info);
@@ -94,17 +104,35 @@ export interface DiagnosticsSink {
   readonly active: boolean;
 }
 
+/** Uris handled per turn; a project-wide burst (hundreds of files) continues on later turns. */
+export const DIAGNOSTICS_BATCH = 50;
+
 export function watchDiagnostics(sink: DiagnosticsSink, book = new DiagnosticsBook()): vscode.Disposable {
-  return vscode.languages.onDidChangeDiagnostics(e => {
-    if (!sink.active) return;
-    for (const uri of e.uris) {
+  const queue = new Map<string, vscode.Uri>();
+  let scheduled: ReturnType<typeof setImmediate> | undefined;
+  const drain = () => {
+    scheduled = undefined;
+    let n = 0;
+    for (const [key, uri] of queue) {
+      queue.delete(key);
+      if (!sink.active) continue;
       const file = sink.relativeIfCaptured(uri);
-      if (!file) continue;
-      const errors = book.update(file, vscode.languages.getDiagnostics(uri).map(toRaw));
-      if (!errors) continue;
-      const key = uri.toString();
-      const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === key);
-      sink.diagnostics(file, errors, { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) });
+      if (file) {
+        // Reading at drain time gives the latest set even when the event was queued a turn ago.
+        const errors = book.update(file, vscode.languages.getDiagnostics(uri).map(toRaw));
+        if (errors) {
+          const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === key);
+          sink.diagnostics(file, errors, { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) });
+        }
+      }
+      if (++n >= DIAGNOSTICS_BATCH) break;
     }
+    if (queue.size && !scheduled) scheduled = setImmediate(drain);
+  };
+  const sub = vscode.languages.onDidChangeDiagnostics(e => {
+    if (!sink.active) return;
+    for (const uri of e.uris) queue.set(uri.toString(), uri);
+    if (!scheduled) drain();
   });
+  return { dispose: () => { sub.dispose(); if (scheduled) clearImmediate(scheduled); queue.clear(); } };
 }
