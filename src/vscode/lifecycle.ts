@@ -1,9 +1,11 @@
 // A memory's life after capture: the user moves it up or down the ladder, turns a rule into a checked
 // constraint, shares it with the team, restores it from quarantine; cleanup lets old, unused memories go
 // (on demand and in the background). Also starts the stale guard and the team-file sync.
+import { createHash } from 'crypto';
 import * as vscode from 'vscode';
-import { LADDER, planManualDemotion, planManualPromotion, validateCheck } from '../core/trust';
-import { memoryTitle, type Lesson, type Maturity, type Memory } from '../core/types';
+import { extractPatterns, patternLesson } from '../core/patterns';
+import { evaluatePromotion, LADDER, planManualDemotion, planManualPromotion, validateCheck } from '../core/trust';
+import { memoryTitle, type Episode, type Lesson, type Maturity, type Memory } from '../core/types';
 import { formatError } from './errors';
 import type { Services } from './services';
 import { createStaleChecker, registerStaleGuard } from './staleGuard';
@@ -11,6 +13,7 @@ import { registerTeamSync, shareWithTeam } from './team';
 
 const CLEANUP_EVERY_MS = 6 * 60 * 60 * 1000;
 const CLEANUP_STARTUP_DELAY_MS = 60 * 1000;
+const PROPOSED_PATTERNS_KEY = 'engram.patterns.proposed';
 
 function maturityLabel(m: Maturity): string {
   switch (m) {
@@ -168,6 +171,34 @@ async function runCleanup(services: Services, interactive: boolean): Promise<num
   return ids.length;
 }
 
+/**
+ * Episodes that keep ending the same way become pattern lessons (evidence: the episodes). Ids come from
+ * the candidate, and a pattern once proposed is never proposed again, so one the user forgot stays gone.
+ */
+export async function runPatternPass(services: Services): Promise<number> {
+  const store = await services.store();
+  const episodes = store.list({ kinds: ['episode'] }) as Episode[];
+  const proposed = new Set(services.context.workspaceState.get<string[]>(PROPOSED_PATTERNS_KEY) ?? []);
+  let added = 0;
+  for (const c of extractPatterns(episodes)) {
+    const id = `p_${createHash('sha1').update(c.key).digest('hex').slice(0, 16)}`;
+    if (proposed.has(id) || store.get(id)) continue;
+    const lesson = patternLesson(c, { id, now: Date.now(), owner: { scope: 'workspace', workspace: services.workspaceId } });
+    const saved = await store.record(lesson);
+    // The store records captured lessons as observations; the ladder's own rule then lifts it on its evidence.
+    const step = saved.id === id ? evaluatePromotion(saved, { now: Date.now() }) : undefined;
+    if (step) await store.promote(id, step.to, step.reason);
+    proposed.add(id);
+    added++;
+  }
+  if (added) {
+    await services.context.workspaceState.update(PROPOSED_PATTERNS_KEY, [...proposed].slice(-2000));
+    services.fireChanged();
+  }
+  services.logger.info(`pattern pass: ${added} new pattern${added === 1 ? '' : 's'} from ${episodes.length} episodes`);
+  return added;
+}
+
 export function registerLifecycle(services: Services): void {
   const subs = services.context.subscriptions;
   const reg = (id: string, what: string, fn: (...args: unknown[]) => Promise<void>) =>
@@ -185,13 +216,15 @@ export function registerLifecycle(services: Services): void {
       : vscode.l10n.t('Engram found nothing to clean up.'));
   });
 
-  // Background cleanup: once the window has settled, then every 6 hours; never two at once.
+  // Background cleanup and pattern pass: once the window has settled, then every 6 hours; never two at once.
   let running = false;
   const background = (): void => {
     if (running) return;
     running = true;
     runCleanup(services, false)
       .catch(e => services.logger.warn(`background cleanup failed: ${formatError(e)}`))
+      .then(() => runPatternPass(services))
+      .catch(e => services.logger.warn(`pattern pass failed: ${formatError(e)}`))
       .finally(() => { running = false; });
   };
   const first = setTimeout(background, CLEANUP_STARTUP_DELAY_MS);

@@ -6,6 +6,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { Episode, Lesson } from '../../src/core/types';
+import { runPatternPass } from '../../src/vscode/lifecycle';
 import { engram, seedLesson, token, waitFor, workspaceRoot, writeFile } from './surfaceHelpers';
 
 const INSTRUCTIONS = '.github/instructions/engram.instructions.md';
@@ -187,5 +189,42 @@ suite('Team memory file', function () {
     await vscode.workspace.fs.writeFile(teamUri, Buffer.from(shared, 'utf8'));
     const q = await waitFor('the removed line\'s memory to be quarantined', () => store.get(teamId)?.quarantined, 90_000);
     assert.strictEqual(q.reason, 'no longer in the team file');
+  });
+});
+
+suite('Pattern pass', function () {
+  this.timeout(240_000);
+
+  test('three episodes ending for the same reason become one pattern lesson with them as evidence', async () => {
+    const api = await engram();
+    const store = await api.services.store();
+    const domain = token('domain');
+    const cause = `${token('cause')} the dev server port was taken by a stale process`;
+    const fix = 'kill the stale process on port 5173 and restart the dev server';
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const now = Date.now() + i;
+      const ep: Episode = {
+        id: token('ep_'), kind: 'episode', owner: { scope: 'workspace', workspace: api.services.workspaceId }, createdAt: now, updatedAt: now,
+        accessCount: 0, importance: 0.5, source: 'captured', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+        startedAt: now, trigger: 'Error: listen EADDRINUSE: address already in use :::5173', domain, steps: [
+          { action: 'npm run dev again', result: 'same error', wasEffective: false },
+          { action: fix, result: 'server started', wasEffective: true },
+        ], toolsUsed: ['npm'], outcome: 'success', resolution: fix, lessonsLearned: [cause], files: ['packages/web/vite.config.ts'], sourceIds: [],
+        summary: 'dev server would not start', errorSignature: 'node:EADDRINUSE:listen <id>: address already in use <n>',
+      };
+      ids.push((await store.record(ep)).id);
+    }
+    await runPatternPass(api.services);
+    const patterns = store.list({ kinds: ['lesson'] }).filter((m): m is Lesson => m.kind === 'lesson' && m.rootCause === cause);
+    assert.strictEqual(patterns.length, 1, 'one pattern lesson for the recurring cause');
+    const p = patterns[0];
+    assert.strictEqual(p.maturity, 'pattern');
+    assert.deepStrictEqual([...p.evidence].sort(), [...ids].sort());
+    assert.strictEqual(p.fixApproach.startsWith(fix), true, p.fixApproach);
+    assert.match(p.fixApproach, /did not help: npm run dev again/);
+
+    await runPatternPass(api.services);
+    assert.strictEqual(store.list({ kinds: ['lesson'] }).filter(m => m.kind === 'lesson' && m.rootCause === cause).length, 1, 'a second pass adds nothing');
   });
 });
