@@ -156,8 +156,26 @@ function countNewlines(buf: Buffer, end: number): number {
   return n;
 }
 
+function emptyLog(file: string): ParsedLog {
+  return { file, exists: false, events: [], consumed: 0, size: 0, ino: 0, warnings: [], headerOk: false };
+}
+
+/** The generation in a log's header, reading only its first line (undefined: missing or no header). */
+function peekGeneration(file: string): number | undefined {
+  let fd: number;
+  try { fd = fs.openSync(file, 'r'); } catch { return undefined; }
+  try {
+    const buf = Buffer.alloc(512);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    const nl = buf.subarray(0, n).indexOf(0x0a);
+    return nl < 0 ? undefined : parseHeader(buf.toString('utf8', 0, nl));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 function readLog(file: string, name: string): ParsedLog {
-  const out: ParsedLog = { file, exists: false, events: [], consumed: 0, size: 0, ino: 0, warnings: [], headerOk: false };
+  const out = emptyLog(file);
   let buf: Buffer;
   try {
     buf = fs.readFileSync(file);
@@ -269,8 +287,14 @@ export class EventLog {
 
   private readAllSync(): ReadResult {
     const warnings: string[] = [];
-    const snaps = [SNAPSHOT_FILE, SNAPSHOT_NEXT_FILE, SNAPSHOT_PREV_FILE].map(n => readSnapshot(this.p(n), n));
-    const prev = readLog(this.p(EVENTS_PREV_FILE), EVENTS_PREV_FILE);
+    // Read only what recovery needs: the prev pair is parsed when the newer snapshot is not intact.
+    const snaps = [SNAPSHOT_FILE, SNAPSHOT_NEXT_FILE].map(n => readSnapshot(this.p(n), n));
+    if (!snaps.some(x => x.ok)) snaps.push(readSnapshot(this.p(SNAPSHOT_PREV_FILE), SNAPSHOT_PREV_FILE));
+    const bestGen = Math.max(0, ...snaps.filter(x => x.ok).map(x => x.generation ?? 0));
+    const prevGen = peekGeneration(this.p(EVENTS_PREV_FILE));
+    const prev = prevGen !== undefined && prevGen <= bestGen
+      ? { ...emptyLog(this.p(EVENTS_PREV_FILE)), exists: true, generation: prevGen, headerOk: true }
+      : readLog(this.p(EVENTS_PREV_FILE), EVENTS_PREV_FILE);
     const cur = readLog(this.p(EVENTS_FILE), EVENTS_FILE);
     this.lossSuspected = false;
 
@@ -520,9 +544,9 @@ export class EventLog {
       }
     }
     // 3. the current log becomes prev; it must carry its generation so replay can skip it
-    const cur = readLog(L, EVENTS_FILE);
-    if (cur.exists && cur.headerOk) fs.renameSync(L, LP);
+    if (peekGeneration(L) !== undefined) fs.renameSync(L, LP);
     else {
+      const cur = readLog(L, EVENTS_FILE);
       let data = header(g);
       for (const e of cur.events) data += JSON.stringify(e) + '\n';
       writeFileAtomicSync(LP, data);

@@ -45,6 +45,8 @@ interface IndexMeta { embedderId: string; dims: number; format: number }
 
 const META_FILE = 'engram-index.json';
 const FORMAT = 1;
+/** Above this many upserts in one flush, write the file in one pass instead of item by item. */
+const BULK_THRESHOLD = 200;
 
 export class VectorIndex implements VectorSearch {
   private matrix = new Float32Array(0);
@@ -142,10 +144,19 @@ export class VectorIndex implements VectorSearch {
     const topScore: number[] = [];
     const topRow: number[] = [];
     const m = this.matrix;
+    const d4 = d - (d % 4);
     for (let r = 0, base = 0; r < count; r++, base += d) {
-      let s = 0;
-      for (let i = 0; i < d; i++) s += m[base + i] * query[i];
-      s *= inv;
+      // Four independent accumulators: the CPU overlaps them, about twice as fast as one running sum.
+      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      let i = 0;
+      for (; i < d4; i += 4) {
+        s0 += m[base + i] * query[i];
+        s1 += m[base + i + 1] * query[i + 1];
+        s2 += m[base + i + 2] * query[i + 2];
+        s3 += m[base + i + 3] * query[i + 3];
+      }
+      for (; i < d; i++) s0 += m[base + i] * query[i];
+      const s = (s0 + s1 + s2 + s3) * inv;
       if (topScore.length >= n && s <= topScore[topScore.length - 1]) continue;
       if (filter && !filter(this.ids[r])) continue;
       let pos = topScore.length;
@@ -192,21 +203,33 @@ export class VectorIndex implements VectorSearch {
           // A new file must hold every item we have, not just the recent changes.
           for (const id of this.ids) changes.set(id, this.hashes[this.rows.get(id)!]);
         }
-        await index.beginUpdate();
-        try {
-          const del = [...changes].filter(([, h]) => h === null).map(([id]) => id);
-          const up = [...changes].filter(([id, h]) => h !== null && this.rows.has(id)).map(([id]) => id);
-          // Delete-then-insert keeps this one O(N) pass instead of Vectra's per-upsert linear search.
-          await index.deleteItems([...del, ...up]);
-          for (const id of up) {
-            const r = this.rows.get(id)!;
-            const vector = Array.from(this.matrix.subarray(r * this.dimsCur, (r + 1) * this.dimsCur), roundFloat);
-            await index.insertItem({ id, vector, metadata: { hash: this.hashes[r] } });
+        const del = [...changes].filter(([, h]) => h === null).map(([id]) => id);
+        const up = [...changes].filter(([id, h]) => h !== null && this.rows.has(id)).map(([id]) => id);
+        const item = (id: string) => {
+          const r = this.rows.get(id)!;
+          const vector = Array.from(this.matrix.subarray(r * this.dimsCur, (r + 1) * this.dimsCur), roundFloat);
+          return { id, vector, norm: Math.sqrt(vector.reduce((s, x) => s + x * x, 0)), metadata: { hash: this.hashes[r] } };
+        };
+        if (up.length <= BULK_THRESHOLD) {
+          // Small batch: Vectra's own update, one file write.
+          await index.beginUpdate();
+          try {
+            // Delete-then-insert: one O(N) pass for all deletions; each insert then scans once.
+            await index.deleteItems([...del, ...up]);
+            for (const id of up) { const it = item(id); await index.insertItem({ id, vector: it.vector, metadata: it.metadata }); }
+            await index.endUpdate();
+          } catch (err) {
+            index.cancelUpdate();
+            throw err;
           }
-          await index.endUpdate();
-        } catch (err) {
-          index.cancelUpdate();
-          throw err;
+        } else {
+          // Bulk (rebuild, import): Vectra checks id uniqueness by a linear scan per insert, O(N^2) here.
+          // Write the same file format through Vectra's codec and our atomic storage instead.
+          const gone = new Set([...del, ...up]);
+          const kept = (await index.listItems()).filter(i => !gone.has(i.id));
+          const stats = await index.getIndexStats();
+          const data = { version: stats.version, metadata_config: stats.metadata_config, items: [...kept, ...up.map(item)] };
+          await this.storage.upsertFile(path.join(this.folder, index.indexName), index.codec.serializeIndex(data));
         }
         const meta: IndexMeta = { embedderId: this.embedderIdCur!, dims: this.dimsCur, format: FORMAT };
         await writeFileAtomic(path.join(this.folder, META_FILE), JSON.stringify(meta));
@@ -341,9 +364,9 @@ export class VectorIndex implements VectorSearch {
   }
 }
 
-/** Seven significant digits is float32 precision; fewer characters in index.json. */
+/** 1e-7 steps: below float32 noise for unit vectors, and about half the characters in index.json. */
 function roundFloat(x: number): number {
-  return Number(x.toPrecision(7));
+  return Math.round(x * 1e7) / 1e7;
 }
 
 function abortError(): Error {

@@ -3,6 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Embedder } from '../../src/store/embedder';
+import { LocalIndex } from 'vectra';
 import { HashEmbedder, HASH_DIMS } from '../../src/store/hashEmbedder';
 import { VectorIndex, type IndexItemInput } from '../../src/store/vectorIndex';
 import { tmpDir } from './store-helpers';
@@ -135,6 +136,25 @@ describe('VectorIndex', () => {
     const r = await again.sync(many, emb);
     assert.strictEqual(r.embedded, 70);
     assert.strictEqual(again.size, 100);
+  });
+
+  it('a bulk write (hundreds of items) is a valid Vectra index that Vectra itself queries the same way', async () => {
+    const folder = path.join(tmpDir('vi'), 'index');
+    const many = Array.from({ length: 450 }, (_, i) => ({ id: `m${i}`, text: `error code E${i} in module part${i % 37}`, hash: 'h' }));
+    const vi = await VectorIndex.open(folder);
+    await vi.sync(many, emb);
+    vi.remove(['m7']);
+    await vi.flush();
+    const query = await q('error code E123 in module part12');
+    const ours = vi.search(query, 3).map(h => h.id);
+    const theirs = (await new LocalIndex(folder).queryItems(Array.from(query), '', 3)).map(r => r.item.id);
+    // Same hits (order of near-ties may differ: Vectra scores the rounded stored vectors in doubles).
+    assert.deepStrictEqual([...theirs].sort(), [...ours].sort());
+    assert.strictEqual(theirs[0], ours[0]);
+    assert.strictEqual(ours[0], 'm123');
+    assert.strictEqual(indexIds(folder).length, 449);
+    const reopened = await VectorIndex.open(folder);
+    assert.strictEqual((await reopened.sync(many.filter(m => m.id !== 'm7'), emb)).embedded, 0);
   });
 
   it('index.json holds vectors and hashes, never memory text', async () => {
