@@ -181,7 +181,8 @@ const KOREAN_RE = KOREAN_ENTRIES.map(e => ({
   words: e.words,
 }));
 const ENGLISH_RE = ENGLISH_ENTRIES.map(e => ({
-  re: new RegExp(`(?:^|[^a-z0-9'])${e.key.split(' ').map(escapeRe).join('\\s+')}(?=$|[^a-z0-9'])`, 'g'),
+  first: e.key.split(' ')[0].replace(/'.*$/, ''),
+  re: new RegExp(`(?:^|[^a-z0-9'])${e.key.split(' ').map(escapeRe).join('\\s+')}(?=$|[^a-z0-9'])`),
   words: e.words,
 }));
 
@@ -205,8 +206,9 @@ export function koreanToEnglish(text: string): string[] {
 /** Words that paraphrases in lowercase English `text` stand for (to add alongside the text's own words). */
 export function englishParaphrases(lower: string): string[] {
   const out: string[] = [];
-  for (const { re, words } of ENGLISH_RE) {
-    re.lastIndex = 0;
+  for (const { first, re, words } of ENGLISH_RE) {
+    // Cheap substring test first: most texts contain none of the phrases.
+    if (!lower.includes(first)) continue;
     if (re.test(lower)) out.push(...words);
   }
   return out;

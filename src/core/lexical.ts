@@ -170,12 +170,24 @@ export class Bm25Index {
     const qtf = new Map<string, number>();
     for (const t of tokens) qtf.set(t, (qtf.get(t) ?? 0) + 1);
     const touched: number[] = [];
-    for (const [t, qc] of qtf) {
-      const p = this.postings.get(t);
-      if (!p) continue;
+    // Rare terms first. A very common term ("error", "type") only adds to documents a rarer term already
+    // found, which keeps big stores fast and changes no ranking that matters: a document matching only
+    // filler words would be dropped as noise anyway.
+    const terms = [...qtf].map(([t, qc]) => ({ t, qc, p: this.postings.get(t) }))
+      .filter((x): x is { t: string; qc: number; p: Map<number, number> } => !!x.p)
+      .sort((a, b) => a.p.size - b.p.size);
+    const commonDf = Math.max(500, N * 0.15);
+    for (const { qc, p } of terms) {
       const idf = Math.log(1 + (N - p.size + 0.5) / (p.size + 0.5));
       // Repeated query words count, but sub-linearly: a pasted stack trace repeats "at" frames.
       const qw = idf * (1 + Math.log(qc));
+      if (p.size > commonDf && touched.length && touched.length < p.size) {
+        for (const d of touched) {
+          const c = p.get(d);
+          if (c !== undefined) acc[d] += qw * c * (this.k1 + 1) / (c + this.k1 * (1 - this.b + this.b * this.docLen[d] / avg));
+        }
+        continue;
+      }
       for (const [d, c] of p) {
         const norm = c * (this.k1 + 1) / (c + this.k1 * (1 - this.b + this.b * this.docLen[d] / avg));
         if (acc[d] === 0) touched.push(d);

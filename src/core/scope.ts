@@ -1,6 +1,6 @@
 // Scope globs decide *where* a memory applies. Globs are workspace-relative with forward slashes; an
 // empty list means everywhere. Specificity lets the tighter of two matching memories win.
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 
 const OPTS = { dot: true, nocomment: true, nonegate: true } as const;
 const cache = new Map<string, (file: string) => boolean>();
@@ -10,8 +10,8 @@ function matcher(glob: string): (file: string) => boolean {
   if (!fn) {
     const g = normaliseGlob(glob);
     // A bare folder ("packages/web" or "packages/web/") means everything under it.
-    const globs = /[*?[{]/.test(g) ? [g] : [g, `${g.replace(/\/$/, '')}/**`];
-    fn = (file: string) => globs.some(x => minimatch(file, x, OPTS));
+    const globs = (/[*?[{]/.test(g) ? [g] : [g, `${g.replace(/\/$/, '')}/**`]).map(x => new Minimatch(x, OPTS));
+    fn = (file: string) => globs.some(x => x.match(file));
     if (cache.size > 5000) cache.clear();
     cache.set(glob, fn);
   }

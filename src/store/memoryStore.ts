@@ -284,12 +284,30 @@ export class MemoryStore {
     const report: ImportReport = { imported: 0, skipped: 0, errors: [], merged: 0 };
     const seen = new Set<string>();
     let batch: MemoryEvent[] = [];
+    // Lessons in the batch not yet written, so repeats inside one batch merge too (without a write each).
+    let pendingBySig = new Map<string, Lesson[]>();
+    const evidenceOf = new Map<string, Set<string>>();
+    const merged = new Set<string>();
     let lineNo = 0;
     const flush = async () => {
       if (!batch.length) return;
       const events = batch;
       batch = [];
-      await this.serial(() => this.commit(events));
+      pendingBySig = new Map();
+      evidenceOf.clear();
+      await this.serial(async () => {
+        await this.commit(events);
+        // Evidence may have earned a promotion; evaluate once per lesson per batch.
+        const now = this.now();
+        const steps: MemoryEvent[] = [];
+        for (const id of merged) {
+          const cur = this.state.get(id);
+          const t = cur && evaluatePromotion(cur, { now, workspace: this.opts.workspaceId });
+          if (cur && t) steps.push({ type: t.kind, id, at: now, from: cur.maturity, to: t.to, reason: t.reason });
+        }
+        merged.clear();
+        await this.commit(steps);
+      });
       opts.onProgress?.(report.imported);
     };
     for await (const rawLine of lines as AsyncIterable<string>) {
@@ -304,7 +322,6 @@ export class MemoryStore {
         report.skipped++;
         continue;
       }
-      const explicitId = parsed.explicitId;
       const id = parsed.memory.id;
       if (seen.has(id) || this.state.has(id) || this.state.isTombstoned(id)) {
         report.errors.push({ line: lineNo, error: `duplicate id "${id}": ${seen.has(id) ? 'an earlier line has it' : 'already in the store'}; line skipped` });
@@ -313,15 +330,24 @@ export class MemoryStore {
       }
       seen.add(id);
       const m = this.prepare(parsed.memory, now, !!opts.trusted);
-      if (m.kind === 'lesson' && !explicitId) {
-        await flush(); // so the duplicate check sees every earlier line
-        const dup = this.findDuplicate(m);
+      if (m.kind === 'lesson' && !parsed.explicitId) {
+        const dup = this.findDuplicate(m) ?? pendingBySig.get(m.errorSignature)?.find(o => this.sameLesson(o, m));
         if (dup) {
-          await this.serial(() => this.mergeEvidence(dup, m, now));
+          let have = evidenceOf.get(dup.id);
+          if (!have) { have = new Set(this.state.get(dup.id)?.kind === 'lesson' ? (this.state.get(dup.id) as Lesson).evidence : dup.evidence); evidenceOf.set(dup.id, have); }
+          for (const evidenceId of m.evidence.length ? m.evidence : [m.id]) {
+            if (have.has(evidenceId)) continue;
+            have.add(evidenceId);
+            batch.push({ type: 'evidence', id: dup.id, at: now, evidenceId, reason: 'same error fixed the same way (import)' });
+          }
+          merged.add(dup.id);
           report.merged!++;
           report.skipped++;
+          if (batch.length >= batchSize) await flush();
           continue;
         }
+        const list = pendingBySig.get(m.errorSignature);
+        if (list) list.push(m); else pendingBySig.set(m.errorSignature, [m]);
       }
       batch.push({ type: 'recorded', id: m.id, at: now, memory: m });
       report.imported++;
@@ -431,10 +457,15 @@ export class MemoryStore {
     if (!ids) return undefined;
     for (const id of ids) {
       const other = this.state.get(id);
-      if (other?.kind === 'lesson' && isDuplicateLesson(other, m) && sameScope(other.scope, m.scope)
-        && (other.owner?.scope ?? 'workspace') === (m.owner?.scope ?? 'workspace')) return other;
+      if (other?.kind === 'lesson' && this.sameLesson(other, m)) return other;
     }
     return undefined;
+  }
+
+  /** Same lesson = same signature and fix (trust.isDuplicateLesson), and the same scope and owner:
+   *  a twin in another scope is a different memory, whatever its fix says. */
+  private sameLesson(a: Lesson, b: Lesson): boolean {
+    return isDuplicateLesson(a, b) && sameScope(a.scope, b.scope) && (a.owner?.scope ?? 'workspace') === (b.owner?.scope ?? 'workspace');
   }
 
   private async mergeEvidence(existing: Lesson, m: Lesson, now: number): Promise<void> {

@@ -1,0 +1,155 @@
+// End-to-end over the real CLI bundle: the command-line contract other tools rely on.
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import * as esbuild from 'esbuild';
+
+/** The repo root: tests run from out/test/unit or from a temp bundle, so look for src/cli.ts. */
+function findRoot(): string {
+  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(path.join(d, 'src', 'cli.ts'))) return d;
+  return process.cwd();
+}
+const ROOT = findRoot();
+let CLI = '';
+
+function run(args: string[], input?: string): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8', cwd: ROOT, env: { ...process.env, ENGRAM_STORE_DIR: '' } });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+const TS2322 = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
+
+describe('cli (dist/cli.js)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let store: string;
+
+  before(async () => {
+    // Build the CLI alone, so this test does not depend on the rest of the tree compiling.
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-cli-'));
+    CLI = path.join(outDir, 'cli.js');
+    await esbuild.build({
+      entryPoints: [path.join(ROOT, 'src/cli.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+      outfile: CLI, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
+      nodePaths: [path.join(ROOT, 'node_modules')],
+    });
+  });
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-cli-store-')); store = path.join(dir, 'store'); });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  function importFile(lines: string[]): { code: number; report: { imported: number; skipped: number; errors: { line: number; error: string }[] } } {
+    const file = path.join(dir, 'in.jsonl');
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const r = run(['--store', store, 'import', file]);
+    return { code: r.code, report: JSON.parse(r.out) };
+  }
+
+  const seed = [
+    JSON.stringify({ kind: 'lesson', id: 'web-1', errorSignature: TS2322, rootCause: 'form values are strings', fixApproach: 'Number() at the boundary', scope: ['packages/web/**'], stack: ['typescript'], confidence: 0.4 }),
+    JSON.stringify({ kind: 'lesson', id: 'api-1', errorSignature: TS2322, rootCause: 'env vars are strings', fixApproach: 'coerce with zod', scope: ['packages/api/**'] }),
+    JSON.stringify({ kind: 'lesson', id: 'mod-1', errorSignature: "Error: Cannot find module 'lodash'", rootCause: 'not a dependency of this package', fixApproach: 'add it to the package that imports it' }),
+    JSON.stringify({ kind: 'fact', id: 'fact-1', content: 'This repo uses pnpm; never npm install at the root' }),
+  ];
+
+  it('imports, reporting bad lines and keeping the rest (exit 0)', () => {
+    const { code, report } = importFile([...seed, '{"kind":"lesson","errorSignature":"x","rootCause":7}', 'garbage', seed[0]]);
+    assert.strictEqual(code, 0);
+    assert.strictEqual(report.imported, 4);
+    assert.strictEqual(report.skipped, 3);
+    assert.deepStrictEqual(report.errors.map(e => e.line), [5, 6, 7]);
+    assert.match(report.errors[2].error, /duplicate id/);
+  });
+
+  it('exits non-zero when nothing could be read', () => {
+    const r = run(['--store', store, 'import', path.join(dir, 'missing.jsonl')]);
+    assert.notStrictEqual(r.code, 0);
+    assert.match(r.err, /cannot read/);
+  });
+
+  it('recall --json: scoped, with the imported ids, why and the fix', () => {
+    importFile(seed);
+    const r = run(['--store', store, 'recall', TS2322, '--file', 'packages/web/src/form.ts', '--json']);
+    assert.strictEqual(r.code, 0, r.err);
+    const out = JSON.parse(r.out);
+    assert.strictEqual(out.query, TS2322);
+    assert.strictEqual(out.results[0].id, 'web-1');
+    assert.ok(!out.results.some((x: { id: string }) => x.id === 'api-1'));
+    assert.strictEqual(out.results[0].kind, 'lesson');
+    assert.strictEqual(out.results[0].fixApproach, 'Number() at the boundary');
+    assert.deepStrictEqual(out.results[0].scope, ['packages/web/**']);
+    assert.ok(out.results[0].why.includes('same signature TS2322'));
+    assert.ok(out.results[0].score > 0 && out.results[0].score <= 1);
+  });
+
+  it('recall --stdin and --queries (many queries, one process)', () => {
+    importFile(seed);
+    const s = run(['--store', store, 'recall', '--stdin', '--json'], `npm run build\n${TS2322}\n`);
+    assert.strictEqual(JSON.parse(s.out).results[0].id.endsWith('-1'), true);
+    const qf = path.join(dir, 'q.jsonl');
+    fs.writeFileSync(qf, [
+      JSON.stringify({ query: TS2322, file: 'packages/api/src/env.ts' }),
+      JSON.stringify({ query: '모듈을 찾을 수 없다는 에러' }),
+      JSON.stringify({ query: 'which package manager do we use? npm or pnpm' }),
+    ].join('\n'));
+    const r = run(['--store', store, 'recall', '--queries', qf, '--json']);
+    const lines = r.out.trim().split('\n').map(l => JSON.parse(l));
+    assert.deepStrictEqual(lines.map(l => l.results[0]?.id), ['api-1', 'mod-1', 'fact-1']);
+  });
+
+  it('readable text without --json', () => {
+    importFile(seed);
+    const r = run(['--store', store, 'recall', "Cannot find module 'lodash'"]);
+    assert.match(r.out, /fix: +add it to the package that imports it/);
+    assert.match(r.out, /why:/);
+  });
+
+  it('export round-trips through import into an empty store', () => {
+    importFile(seed);
+    const out = path.join(dir, 'export.jsonl');
+    assert.strictEqual(run(['--store', store, 'export', '--out', out]).code, 0);
+    const store2 = path.join(dir, 'store2');
+    const r = run(['--store', store2, 'import', out, '--trusted']);
+    assert.strictEqual(JSON.parse(r.out).imported, 4);
+    const a = run(['--store', store, 'export']).out;
+    const b = run(['--store', store2, 'export']).out;
+    assert.strictEqual(b, a);
+  });
+
+  it('stats, show, feedback and forget', () => {
+    importFile(seed);
+    const stats = JSON.parse(run(['--store', store, 'stats', '--json']).out);
+    assert.strictEqual(stats.memories, 4);
+    assert.strictEqual(stats.byKind.lesson, 3);
+    assert.strictEqual(stats.embedder, 'hash');
+    const fb = run(['--store', store, 'feedback', 'web-1', 'prevented', '--reason', 'worked again']);
+    assert.strictEqual(fb.code, 0, fb.err);
+    const shown = JSON.parse(run(['--store', store, 'show', 'web-1', '--json']).out);
+    assert.strictEqual(shown.alpha, 0.8 + 1);
+    assert.ok(Math.abs(shown.confidence - 1.8 / 3) < 0.001);
+    assert.strictEqual(shown.maturity, 'observation');
+    assert.ok(shown.history.some((h: { type: string; detail: string }) => h.type === 'feedback' && h.detail.includes('worked again')));
+    assert.strictEqual(run(['--store', store, 'forget', 'web-1']).code, 0);
+    const after = JSON.parse(run(['--store', store, 'recall', TS2322, '--file', 'packages/web/a.ts', '--json']).out);
+    assert.ok(!after.results.some((x: { id: string }) => x.id === 'web-1'));
+    const missing = run(['--store', store, 'show', 'web-1', '--json']);
+    assert.notStrictEqual(missing.code, 0);
+    assert.match(missing.err, /no memory/);
+  });
+
+  it('usage errors go to stderr with a non-zero exit; --help prints usage', () => {
+    const help = run(['--help']);
+    assert.strictEqual(help.code, 0);
+    assert.match(help.out, /usage: engram/);
+    const bad = run(['--store', store, 'frobnicate']);
+    assert.notStrictEqual(bad.code, 0);
+    assert.match(bad.err, /unknown command/);
+    const noStore = run(['recall', 'x']);
+    assert.notStrictEqual(noStore.code, 0);
+    assert.match(noStore.err, /--store/);
+    const noData = run(['--store', path.join(dir, 'nothing-here'), 'recall', 'x']);
+    assert.notStrictEqual(noData.code, 0);
+  });
+});
