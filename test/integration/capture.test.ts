@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { EngramApi } from '../../src/vscode/api';
 import type { Episode, Lesson, Memory } from '../../src/core/types';
+import { newId } from '../../src/core/ids';
 
 const EXTENSION_ID = 'engram-dev.engram';
 // Realistic-looking credentials (not real ones): they must never reach the storage folder.
@@ -265,5 +266,68 @@ suite('Capture', function () {
     assert.ok(ep, 'the episode kept in memory was not written after resuming');
     assert.strictEqual(ep.outcome, 'failure');
     assert.match(ep.summary, /gave up: disk test/);
+  });
+  test('memories shown during an episode get automatic outcomes: still_failed on a recurrence, prevented on the fix', async () => {
+    const capture = a.services.capture!;
+    const store = await a.services.store();
+    const lesson = (text: string): Lesson => ({
+      id: newId('lesson'), kind: 'lesson', owner: { scope: 'workspace', workspace: a.services.workspaceId }, createdAt: Date.now(), updatedAt: Date.now(),
+      accessCount: 0, importance: 0.5, source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+      errorSignature: 'tsc:TS2304:cannot find name <id>', errorText: text, errorCategory: 'tsc:name', stack: ['typescript'],
+      rootCause: text, fixApproach: text, evidence: [],
+    });
+    const shownFirst = await store.record(lesson('outcome test: shown before the retry'));
+    const shownLater = await store.record(lesson('outcome test: shown before the fix'));
+    const marker = path.join(root(), '.fail');
+    fs.writeFileSync(marker, '');
+    const terminal = vscode.window.createTerminal({ name: 'engram-outcome-test', cwd: root(), shellPath: '/bin/bash' });
+    try {
+      const si = await waitFor('shell integration in the outcome test terminal', () => terminal.shellIntegration, 30_000);
+      const run = (cmd: string) => new Promise<number | undefined>(resolve => {
+        const sub = vscode.window.onDidEndTerminalShellExecution(e => { if (e.terminal === terminal) { sub.dispose(); resolve(e.exitCode); } });
+        si.executeCommand(cmd);
+      });
+      assert.strictEqual(await run('bash scripts/fail.sh'), 1);
+      const open = await waitFor('the fail.sh episode', () => capture.openEpisodes().find(e => e.source === 'terminal' && e.title.includes('scripts/fail.sh')));
+      a.services.noteShown([shownFirst.id]);
+      assert.strictEqual(await run('bash scripts/fail.sh'), 1); // the same error again: the shown memory did not help
+      await waitFor('the retry to count against the memory shown first', async () => {
+        await capture.flush();
+        return store.history(shownFirst.id).some(h => h.type === 'feedback') || undefined;
+      });
+      a.services.noteShown([shownLater.id]);
+      fs.rmSync(marker);
+      assert.strictEqual(await run('bash scripts/fail.sh'), 0);
+      await waitFor('the fail.sh episode to close', () => !capture.openEpisodes().some(e => e.id === open.id) || undefined);
+      await capture.flush();
+    } finally {
+      terminal.dispose();
+      fs.rmSync(marker, { force: true });
+    }
+    const feedback = (id: string) => store.history(id).filter(h => h.type === 'feedback').map(h => h.detail);
+    assert.deepStrictEqual(feedback(shownFirst.id).map(d => d.split(':')[0]), ['still_failed (automatic) in ' + a.services.workspaceId]);
+    assert.deepStrictEqual(feedback(shownLater.id).map(d => d.split(':')[0]), ['prevented (automatic) in ' + a.services.workspaceId]);
+  });
+  test('a terminal without shell integration is reported, and nothing is captured from it', async () => {
+    const capture = a.services.capture!;
+    // dash (/bin/sh) gets no shell integration script injected: VS Code supports bash, zsh, fish and pwsh.
+    const terminal = vscode.window.createTerminal({ name: 'engram-plain-sh', cwd: root(), shellPath: '/bin/sh' });
+    const done = path.join(root(), '.plain-sh-done');
+    fs.rmSync(done, { force: true });
+    try {
+      const limitation = await waitFor('the missing shell integration to be reported', () => capture.terminalLimitation, 40_000);
+      assert.match(limitation, /shell integration/i);
+      assert.strictEqual(terminal.shellIntegration, undefined, 'the plain sh terminal got shell integration after all');
+      const before = capture.openEpisodes().filter(e => e.source === 'terminal').length;
+      terminal.sendText(`node scripts/check.js --plain; echo ok > ${JSON.stringify(done)}`);
+      await waitFor('the command to run in the plain terminal', () => fs.existsSync(done) || undefined);
+      await capture.flush();
+      assert.strictEqual(capture.openEpisodes().filter(e => e.source === 'terminal').length, before);
+      assert.ok(!(await storedEpisodes(a)).some(e => e.trigger.includes('--plain')), 'an episode was invented for a terminal capture cannot see');
+    } finally {
+      terminal.dispose();
+      fs.rmSync(done, { force: true });
+    }
+    await waitFor('the limitation to clear once that terminal is gone', () => capture.terminalLimitation === undefined || undefined, 10_000);
   });
 });

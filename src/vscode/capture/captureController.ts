@@ -244,11 +244,11 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     const { before, after } = this.baselines.end(ep.id, ep.files);
     const uris = new Map<string, vscode.Uri>();
     for (const f of ep.files) { const u = this.uris.get(f); if (u) uris.set(f, u); }
-    const feedback: { id: string; outcome: FeedbackOutcome; reason: string }[] = [];
+    const feedback: { id: string; outcome: FeedbackOutcome; reason: string; file?: string }[] = [];
     if (ep.outcome === 'success') {
       for (const id of this.services.shownSince(ep.startedAt, ep.file)) {
         if (ctx.judged.has(id)) continue;
-        feedback.push({ id, outcome: 'prevented', reason: `shown while ${triggerText(ep)} was being fixed; it was fixed` });
+        feedback.push({ id, outcome: 'prevented', reason: `shown while ${triggerText(ep)} was being fixed; it was fixed`, file: ep.file });
       }
     }
     this.services.logger.info(`episode ended (${ep.outcome}, ${ep.resolution ?? ''}): ${triggerText(ep)}`);

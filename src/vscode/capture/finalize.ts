@@ -24,7 +24,7 @@ export interface FinalizeJob {
   uris?: Map<string, vscode.Uri>;
   codeBefore?: string;
   domain?: string;
-  feedback: { id: string; outcome: FeedbackOutcome; reason: string }[];
+  feedback: { id: string; outcome: FeedbackOutcome; reason: string; file?: string }[];
   /** Progress, so a retry after a failed write does not write twice. */
   written: { episode?: boolean; lesson?: boolean; feedback: number };
   episodeId?: string;
@@ -131,7 +131,7 @@ export class Finalizer implements vscode.Disposable {
     while (job.written.feedback < job.feedback.length) {
       const f = job.feedback[job.written.feedback];
       try {
-        await store.feedback(f.id, f.outcome, { auto: true, reason: f.reason });
+        await store.feedback(f.id, f.outcome, { auto: true, reason: f.reason, ...(f.file ? { file: f.file } : {}) });
       } catch (e) {
         if (isStorageError(e)) throw e;
         this.deps.logger.warn(`automatic feedback on ${f.id} skipped: ${e instanceof Error ? e.message : String(e)}`);
