@@ -140,8 +140,10 @@ const waitForPort = async (port, ms, isDead) => {
  * Starts code-server on 127.0.0.1 in its own process group with config/data under `runDir`.
  * Returns { port, authority, base, userDataDir, logFile, stop() }; stop() ends the whole group.
  */
-export async function startServer(host, { runDir, port, env = {}, userDataDir = path.join(runDir, 'user-data'), extensionsDir = path.join(runDir, 'extensions'), smokeDriver = true, logToConsole = false }) {
+export async function startServer(host, { runDir, port, env = {}, userDataDir, extensionsDir, smokeDriver = true, logToConsole = false }) {
   port = port ?? await freePort();
+  userDataDir ??= path.join(runDir, 'user-data');
+  extensionsDir ??= path.join(runDir, 'extensions');
   fs.mkdirSync(userDataDir, { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
   const serverEnv = {

@@ -33,9 +33,9 @@ export function parseArgs(argv) {
  * One phase: fresh server + browser, extension tests run, then both closed.
  * Resolves { code, passed, failed, pending, seen } (seen = a result line arrived).
  */
-export async function runPhase(host, { runDir, port, workspace, userDataDir, testsPath, devPaths = [repoRoot], env = {}, timeoutMs, label, resultsDir }) {
+export async function runPhase(host, { runDir, port, workspace, userDataDir, extensionsDir, testsPath, devPaths = [repoRoot], env = {}, timeoutMs, label, resultsDir, startMarker = `[${label}]` }) {
   const started = Date.now();
-  const server = await startServer(host, { runDir, port, userDataDir, env });
+  const server = await startServer(host, { runDir, port, userDataDir, extensionsDir, env });
   log(`${label}: code-server on ${server.base} (pid group ${server.pid})`);
   const { page, close } = await launchBrowser(host, { runDir });
   const result = { code: 1, passed: 0, failed: 0, pending: 0, seen: false };
@@ -45,7 +45,7 @@ export async function runPhase(host, { runDir, port, workspace, userDataDir, tes
   // (from mocha's start line to its result line) plus errors that mention Engram before that.
   fs.mkdirSync(resultsDir, { recursive: true });
   const consoleFile = fs.createWriteStream(path.join(resultsDir, 'console.log'));
-  let streaming = false;
+  let streaming = !startMarker; // an empty marker streams from the first line
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const msg = util.format(...(Array.isArray(args) ? args : [args]));
     consoleFile.write(`[${type}] ${msg}\n`);
@@ -58,7 +58,7 @@ export async function runPhase(host, { runDir, port, workspace, userDataDir, tes
       streaming = false;
       return;
     }
-    if (msg.startsWith(`[${label}]`)) streaming = true;
+    if (startMarker && msg.startsWith(startMarker)) streaming = true;
     const show = process.env.VERBOSE || (streaming ? !NOISE.test(msg) : type === 'error' && /engram/i.test(msg));
     if (show) process.stdout.write(type === 'error' || type === 'warn' ? `[${type}] ${msg}\n` : `${msg}\n`);
   });
