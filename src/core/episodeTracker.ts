@@ -331,7 +331,7 @@ export class EpisodeTracker {
       command: { ...cmd, normalised }, startedAt: now, lastActivity: now, steps: [], files: [], sourceIds: [cmd.id],
       recurrences: 0,
     };
-    this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, cmd.error?.message.split('\n')[0]), wasEffective: false, at: now, detail: cmd.cwd ? `${cmd.line}\n(cwd: ${cmd.cwd})` : cmd.line });
+    this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, cmd.error?.message.split('\n')[0]), wasEffective: false, at: now, detail: [cmd.line, cmd.cwd ? `(cwd: ${cmd.cwd})` : '', cmd.output ?? ''].filter(Boolean).join('\n') });
     this.register(ep);
     return { type: 'opened', episode: ep };
   }

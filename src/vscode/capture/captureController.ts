@@ -43,6 +43,41 @@ function relativePaths(cmd: CommandInfo): CommandInfo {
   return { ...cmd, cwd, error, output: cmd.output === undefined ? undefined : strip(cmd.output) };
 }
 
+/** The subset of the built-in Git extension's API used here, checked at run time. */
+interface GitRepositoryLike { state: { HEAD?: { name?: string }; onDidChange(fn: () => void): vscode.Disposable } }
+
+/** A branch switch is a topic change: what was open belongs to the old branch. */
+function watchBranch(onSwitch: (branch: string) => void, logger: { debug(msg: string): void }): vscode.Disposable {
+  const subs: vscode.Disposable[] = [];
+  const git = vscode.extensions.getExtension<{ getAPI(v: 1): { repositories: unknown[]; onDidOpenRepository(fn: (r: unknown) => void): vscode.Disposable } }>('vscode.git');
+  const watch = (repo: unknown) => {
+    const r = repo as GitRepositoryLike;
+    if (!r?.state || typeof r.state.onDidChange !== 'function') return;
+    let head = r.state.HEAD?.name;
+    subs.push(r.state.onDidChange(() => {
+      const now = r.state.HEAD?.name;
+      if (now && head && now !== head) onSwitch(now);
+      head = now ?? head;
+    }));
+  };
+  // Never activate Git ourselves: it starts on its own at startup; if it is late, look once more later.
+  const attach = () => {
+    if (!git?.isActive) return false;
+    try {
+      const api = git.exports?.getAPI?.(1);
+      if (!api) return true;
+      api.repositories.forEach(watch);
+      subs.push(api.onDidOpenRepository(watch));
+    } catch (e) {
+      logger.debug(`git extension unavailable: ${String(e)}`);
+    }
+    return true;
+  };
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  if (git && !attach()) retry = setTimeout(attach, 15_000);
+  return { dispose: () => { if (retry) clearTimeout(retry); subs.forEach(s => s.dispose()); } };
+}
+
 function settleFor(noiseThresholdMs: number): number {
   // How long a vanished error must stay gone: long enough to ride out a keystroke, short enough to feel immediate.
   return Math.min(2000, Math.max(300, Math.round(noiseThresholdMs / 2)));
@@ -130,6 +165,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       onConfigChange('capture', () => this.reconfigure()),
       onConfigChange('updateMode', () => { if (services.config().updateMode === 'hotPath') void this.finalizer.flush(); }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.apply(this.tracker.topicChange(Date.now(), 'workspace folders changed'))),
+      watchBranch(branch => this.apply(this.tracker.topicChange(Date.now(), `switched to branch ${branch}`)), logger),
       vscode.commands.registerCommand('engram.pauseCapture', () => this.setPaused(true)),
       vscode.commands.registerCommand('engram.resumeCapture', () => this.setPaused(false)),
       vscode.commands.registerCommand('engram.toggleCapture', () => this.setPaused(!this.paused)),

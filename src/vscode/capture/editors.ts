@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/types';
 
-const MAX_BASELINE_CHARS = 512 * 1024;
-const MAX_BASELINE_FILES = 40;
+const MAX_BASELINE_CHARS = 256 * 1024;
+const MAX_BASELINE_FILES = 25;
 const RECALL_DEBOUNCE_MS = 600;
 
 export interface EditorSink {
@@ -23,6 +23,8 @@ export interface EditorSink {
 /** Text of each file when it first mattered to an episode: at the episode's start, or when it appeared. */
 export class TextBaselines {
   private readonly byEpisode = new Map<string, Map<string, string>>();
+  /** One copy of a document's text per version, shared by the episodes open at the same time. */
+  private readonly texts = new Map<string, { version: number; text: string }>();
 
   constructor(private readonly relativeIfCaptured: (uri: vscode.Uri) => string | undefined) {}
 
@@ -45,6 +47,7 @@ export class TextBaselines {
   end(episodeId: string, files: readonly string[]): { before: Map<string, string>; after: Map<string, string> } {
     const all = this.byEpisode.get(episodeId) ?? new Map<string, string>();
     this.byEpisode.delete(episodeId);
+    if (!this.byEpisode.size) this.texts.clear();
     const before = new Map<string, string>();
     const after = new Map<string, string>();
     const wanted = new Set(files);
@@ -60,8 +63,14 @@ export class TextBaselines {
     if (doc.isClosed || map.size >= MAX_BASELINE_FILES) return;
     const rel = this.relativeIfCaptured(doc.uri);
     if (!rel || map.has(rel)) return;
-    const text = doc.getText();
-    if (text.length <= MAX_BASELINE_CHARS) map.set(rel, text);
+    const key = doc.uri.toString();
+    let cached = this.texts.get(key);
+    if (!cached || cached.version !== doc.version) {
+      const text = doc.getText();
+      if (text.length > MAX_BASELINE_CHARS) return;
+      this.texts.set(key, cached = { version: doc.version, text });
+    }
+    map.set(rel, cached.text);
   }
 }
 

@@ -124,7 +124,8 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
             if (!sink.active || !line.trim()) return;
             const output = boundText(sanitizeText(reader.buffer.text()), sink.maxOutputBytes());
             const error = errorFromOutput(output, exitCode, line);
-            sink.commandEnded({ id, line, cwd, exitCode, error, output: boundText(output, 4000) });
+            // Only a bounded excerpt travels on (masked before it is stored); the full output is dropped here.
+            sink.commandEnded({ id, line, cwd, exitCode, error, output: boundText(output, 1500) });
           } catch (err) {
             sink.logger.error(err instanceof Error ? err : String(err));
           } finally {
