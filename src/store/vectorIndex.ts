@@ -5,7 +5,7 @@
 // wrong dims, stale hashes) is rebuilt from the items the caller passes in, which come from the log.
 import * as fs from 'fs';
 import * as path from 'path';
-import { LocalIndex } from 'vectra';
+import { LocalIndex, type IndexItem } from 'vectra';
 import type { Logger } from '../core/types';
 import { nullLogger } from '../core/types';
 import { writeFileAtomic } from './atomicFile';
@@ -60,6 +60,8 @@ export class VectorIndex implements VectorSearch {
   private dirty = new Map<string, string | null>();
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** The file on disk cannot be patched (damaged, other embedder, rebuild): the next flush writes it whole. */
+  private fullWrite = false;
   private readonly storage = new AtomicFileStorage();
   private readonly logger: Logger;
 
@@ -124,9 +126,9 @@ export class VectorIndex implements VectorSearch {
 
   /** Discards the on-disk index and embeds everything again. */
   async rebuild(items: IndexItemInput[], embedder: Embedder, opts: SyncOptions = {}): Promise<SyncReport> {
-    this.loaded = false;
     this.resetMemory(embedder);
-    if (!this.opts.readOnly) await this.storage.deleteFolder(this.folder);
+    this.loaded = true;
+    this.fullWrite = true;
     const report = await this.sync(items, embedder, opts);
     report.rebuilt = report.rebuilt ?? 'requested';
     return report;
@@ -189,29 +191,31 @@ export class VectorIndex implements VectorSearch {
   }
 
   private async flushNow(): Promise<void> {
-    if (this.opts.readOnly || !this.dirty.size || !this.embedderIdCur) return;
+    if (this.opts.readOnly || !this.embedderIdCur || (!this.dirty.size && !this.fullWrite)) return;
     const changes = this.dirty;
+    const full = this.fullWrite;
     this.dirty = new Map();
+    this.fullWrite = false;
     try {
       await fs.promises.mkdir(this.folder, { recursive: true });
       await withLock(this.folder, async () => {
         // A fresh instance per batch: Vectra caches the whole index per instance, and another process may
         // have written since; read-modify-write under the lock merges instead of clobbering.
         const index = new LocalIndex(this.folder, undefined, this.storage);
-        if (!(await index.isIndexCreated()) || !(await this.readableIndex(index))) {
-          await index.createIndex({ version: 1, deleteIfExists: true });
-          // A new file must hold every item we have, not just the recent changes.
-          for (const id of this.ids) changes.set(id, this.hashes[this.rows.get(id)!]);
-        }
+        let existing: IndexItem[] | undefined;
+        try { existing = await index.listItems(); } catch { /* missing or damaged: replaced below */ }
+        // Never mix vector spaces: if another process wrote with another embedder, ours replaces the file.
+        const meta = await this.readMeta();
+        const rewrite = full || !existing || meta?.embedderId !== this.embedderIdCur || meta?.dims !== this.dimsCur;
         const del = [...changes].filter(([, h]) => h === null).map(([id]) => id);
-        const up = [...changes].filter(([id, h]) => h !== null && this.rows.has(id)).map(([id]) => id);
-        const item = (id: string) => {
+        const up = rewrite ? [...this.ids] : [...changes].filter(([id, h]) => h !== null && this.rows.has(id)).map(([id]) => id);
+        const item = (id: string): IndexItem => {
           const r = this.rows.get(id)!;
           const vector = Array.from(this.matrix.subarray(r * this.dimsCur, (r + 1) * this.dimsCur), roundFloat);
-          return { id, vector, norm: Math.sqrt(vector.reduce((s, x) => s + x * x, 0)), metadata: { hash: this.hashes[r] } };
+          return { id, vector, norm: Math.sqrt(vector.reduce((a, x) => a + x * x, 0)), metadata: { hash: this.hashes[r] } };
         };
-        if (up.length <= BULK_THRESHOLD) {
-          // Small batch: Vectra's own update, one file write.
+        if (!rewrite && up.length <= BULK_THRESHOLD) {
+          // Small batch: Vectra's own update (on the data listItems just loaded), one atomic file write.
           await index.beginUpdate();
           try {
             // Delete-then-insert: one O(N) pass for all deletions; each insert then scans once.
@@ -223,26 +227,31 @@ export class VectorIndex implements VectorSearch {
             throw err;
           }
         } else {
-          // Bulk (rebuild, import): Vectra checks id uniqueness by a linear scan per insert, O(N^2) here.
-          // Write the same file format through Vectra's codec and our atomic storage instead.
+          // Bulk (rebuild, import, repair): Vectra checks id uniqueness by a linear scan per insert, O(N^2)
+          // here. Write the same file format through Vectra's codec and our atomic storage instead.
           const gone = new Set([...del, ...up]);
-          const kept = (await index.listItems()).filter(i => !gone.has(i.id));
-          const stats = await index.getIndexStats();
-          const data = { version: stats.version, metadata_config: stats.metadata_config, items: [...kept, ...up.map(item)] };
+          const kept = rewrite ? [] : existing!.filter(i => !gone.has(i.id));
+          const data = { version: 1, metadata_config: {}, items: [...kept, ...up.map(item)] };
           await this.storage.upsertFile(path.join(this.folder, index.indexName), index.codec.serializeIndex(data));
         }
-        const meta: IndexMeta = { embedderId: this.embedderIdCur!, dims: this.dimsCur, format: FORMAT };
-        await writeFileAtomic(path.join(this.folder, META_FILE), JSON.stringify(meta));
+        const next: IndexMeta = { embedderId: this.embedderIdCur!, dims: this.dimsCur, format: FORMAT };
+        await writeFileAtomic(path.join(this.folder, META_FILE), JSON.stringify(next));
       });
     } catch (err) {
       // Keep the changes for the next attempt (unless newer ones superseded them).
       for (const [id, h] of changes) if (!this.dirty.has(id)) this.dirty.set(id, h);
+      this.fullWrite ||= full;
       throw err;
     }
   }
 
-  private async readableIndex(index: LocalIndex): Promise<boolean> {
-    try { await index.listItems(); return true; } catch { return false; }
+  private async readMeta(): Promise<Partial<IndexMeta> | undefined> {
+    try {
+      const v = JSON.parse(await fs.promises.readFile(path.join(this.folder, META_FILE), 'utf8')) as unknown;
+      return typeof v === 'object' && v !== null ? v as Partial<IndexMeta> : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Loads the on-disk index into the matrix; on any doubt, starts empty and lets sync re-embed. */
@@ -256,10 +265,10 @@ export class VectorIndex implements VectorSearch {
       report.warnings.push(`Vector index: ${reason}; rebuilding it from the memories`);
       this.logger.warn(`Vector index: ${reason}; rebuilding`);
       this.resetMemory(embedder);
-      if (!this.opts.readOnly) await this.storage.deleteFolder(this.folder);
+      // Not deleted here (another process may hold index/.lock): the next flush rewrites the whole file.
+      this.fullWrite = true;
     };
-    let meta: Partial<IndexMeta> | undefined;
-    try { meta = JSON.parse(await fs.promises.readFile(path.join(this.folder, META_FILE), 'utf8')) as Partial<IndexMeta>; } catch { /* missing or damaged */ }
+    const meta = await this.readMeta();
     if (!meta || meta.embedderId !== embedder.id || meta.dims !== embedder.dims) {
       return rebuild(meta ? `made by ${meta.embedderId ?? 'an unknown embedder'}, now using ${embedder.id}` : 'its description file is missing or damaged');
     }

@@ -157,6 +157,21 @@ describe('VectorIndex', () => {
     assert.strictEqual((await reopened.sync(many.filter(m => m.id !== 'm7'), emb)).embedded, 0);
   });
 
+  it('two writers on one folder merge their changes; a writer with another embedder replaces, never mixes', async () => {
+    const folder = path.join(tmpDir('vi'), 'index');
+    const a = await VectorIndex.open(folder);
+    const b = await VectorIndex.open(folder);
+    await a.sync(items.slice(0, 2), emb);
+    await b.sync(items, emb); // b knows all four
+    a.remove(['ts']);
+    await a.flush();
+    assert.deepStrictEqual(indexIds(folder), ['ko', 'mod', 'net'], "a's deletion kept b's additions");
+    const other = await VectorIndex.open(folder);
+    await other.sync(items.slice(0, 1), new HashEmbedder(32));
+    const data = JSON.parse(fs.readFileSync(path.join(folder, 'index.json'), 'utf8')) as { items: { vector: number[] }[] };
+    assert.ok(data.items.every(i => i.vector.length === 32), 'one vector space per file');
+  });
+
   it('index.json holds vectors and hashes, never memory text', async () => {
     const folder = path.join(tmpDir('vi'), 'index');
     await (await VectorIndex.open(folder)).sync(items, emb);
