@@ -9,7 +9,7 @@ const DETECTORS: Detector[] = [
   // English instruction overrides
   { reason: 'asks to ignore previous instructions', re: /\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+|the\s+|your\s+|these\s+)*(previous|prior|above|earlier|preceding|former|existing|original|system)\s+(instructions?|prompts?|rules|directions|messages|context|guidelines)/i },
   { reason: 'asks to ignore previous instructions', re: /\bforget\s+(everything|all)\s+(you|that|above|before)/i },
-  { reason: 'tries to change the assistant\'s role', re: /\byou\s+are\s+now\b|\bfrom\s+now\s+on,?\s+you\s+(are|will|must)\b|\bact\s+as\s+(an?\s+)?(unrestricted|jailbroken|dan\b|developer\s+mode)|\bpretend\s+(to\s+be|you\s+are)\b/i },
+  { reason: 'tries to change the assistant\'s role', re: /\byou\s+are\s+now\s+(a|an|the|my|in|no\s+longer|free|unrestricted|jailbroken|dan)\b|\bfrom\s+now\s+on,?\s+you\s+(are|will|must)\b|\bact\s+as\s+(an?\s+)?(unrestricted|jailbroken|dan\b|developer\s+mode)|\bpretend\s+(to\s+be|you\s+are)\b/i },
   { reason: 'mentions the system prompt', re: /\bsystem\s+prompt\b|\bsystem\s+message\b|\bdeveloper\s+message\b/i },
   { reason: 'contains chat-template markers', re: /<\|(im_start|im_end|system|user|assistant|endoftext)\|>|\[\/?INST\]|<<\/?SYS>>/i },
   { reason: 'announces new instructions', re: /\bnew\s+instructions?\s*:|\bimportant\s+instructions?\s*:|\binstructions?\s+for\s+(the\s+)?(ai|assistant|agent|model|copilot)\b/i },
