@@ -395,6 +395,8 @@ export class EventLog {
             throw err;
           }
           this.offset = size + buf.length;
+          // After a reset the caller rebuilds from `pending`, which was read before these were written.
+          if (this.pendingReset) this.pending.push(...events);
         } finally {
           fs.closeSync(fd);
         }
@@ -456,6 +458,18 @@ export class EventLog {
     let st: fs.Stats | undefined;
     try { st = fs.statSync(file); } catch { /* missing: nothing new, or we create it on append */ }
     if (!st) return;
+    if (this.ino === 0) {
+      // We saw no log when we last read; another process has since created it. Adopt it if it continues
+      // our generation, else start over.
+      const cur = readLog(file, EVENTS_FILE);
+      if (cur.generation === undefined || cur.generation === this.gen) {
+        this.pending.push(...cur.events);
+        this.pendingWarnings.push(...cur.warnings.filter(w => !w.includes('incomplete last line')));
+        this.ino = cur.ino;
+        this.offset = cur.consumed;
+        return;
+      }
+    }
     if (st.ino === this.ino && st.size >= this.offset) {
       if (st.size === this.offset) return;
       this.readTail(file, EVENTS_FILE, this.offset);

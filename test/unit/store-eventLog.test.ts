@@ -230,6 +230,20 @@ describe('EventLog', () => {
     assert.deepStrictEqual(s.all().map(m => m.id).sort(), ['x1', 'x2', 'x3', 'y1']);
   });
 
+  it('two processes that both opened an empty folder see each other without a reset', async () => {
+    const dir = tmpDir('empty2');
+    const a = await load(dir);
+    const b = await load(dir);
+    await a.log.append([rec('x1')]);
+    await b.log.append([rec('y1')]);
+    const nb = await b.log.readNew();
+    assert.strictEqual(nb.reset, false);
+    assert.deepStrictEqual(nb.events.map(e => e.id), ['x1']);
+    const na = await a.log.readNew();
+    assert.deepStrictEqual(na.events.map(e => e.id), ['y1']);
+    assert.strictEqual((await load(dir)).state.size, 2);
+  });
+
   it('a full disk fails the append with ENOSPC, leaves no partial line, and keeps what was stored', async () => {
     const dir = await seeded();
     const { log } = await load(dir);
