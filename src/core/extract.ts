@@ -63,6 +63,9 @@ const NODE_FRAME = /^\s+at (?:.*?\(([^()\n]+?):(\d+):(\d+)\)|([^\s()][^()\n]*?):
 const NODE_LOC_HEADER = /^((?:file:\/\/)?\/[^:\n]+|[A-Za-z]:\\[^:\n]+):(\d+)$/;
 const NODE_CODE_PROP = /^\s*code: '([A-Z][A-Z0-9_]+)',?$/;
 const SHELL = /^(?:\/[\w/]*\/)?(bash|sh|zsh|dash|ksh|fish)(?:: line (\d+))?: (?:(\d+): )?(.*)$/;
+// "deploy.sh: line 3: X: unbound variable" (bash) and "build.sh: 2: Syntax error" (dash)
+const SCRIPT = /^([\w.~/-]+): (?:line (\d+)|(\d+)): (.*)$/;
+const SHELL_PHRASES = /command not found|not found$|no such file or directory|permission denied|is a directory|syntax error|unbound variable|bad substitution|ambiguous redirect|too many arguments|unary operator expected|binary operator expected|integer expression expected|bad interpreter|cannot execute|required file not found|unexpected end of file/i;
 const ZSH_NOT_FOUND = /^zsh: (command not found|no such file or directory|permission denied): (.*)$/;
 const COREUTILS = /^([\w.+-]+): (?:cannot \w+ )?([^\n]*?): (No such file or directory|Permission denied|Is a directory|Not a directory|File exists)$/;
 const MOCHA_FAIL_HEAD = /^\s+(\d+)\) (.*)$/;
@@ -148,9 +151,11 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
       continue;
     }
     if ((m = LD_OTHER.exec(t)) || (m = LD_UNDEF.exec(t))) {
-      const msg = m[2];
-      const file = m[1] && !/^\/usr\/bin\/ld$/.test(m[1]) ? m[1] : undefined;
-      push(ctx.make(i, 'ld', RANK.compiler, { message: msg, file: file && !file.endsWith('.o') ? file : file }));
+      // Keep "multiple definition of `x'" and drop the object-file offsets and "; first defined here".
+      const at = m[2].search(/undefined reference to|multiple definition of|cannot find -l/);
+      const msg = (at > 0 ? m[2].slice(at) : m[2]).replace(/;\s.*$/, '');
+      const file = m[1] && !/(?:^|\/)ld$/.test(m[1]) && !/\.o$/.test(m[1]) ? m[1] : undefined;
+      push(ctx.make(i, 'ld', RANK.compiler, { message: msg, file }));
       continue;
     }
     if (WRAPPERS.some(w => w.test(t))) {
@@ -178,11 +183,11 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
       push(ctx.make(i, 'shell', RANK.shell, { message: `${m[2]}: ${m[1]}`, code: shellCode(m[1]) }));
       continue;
     }
-    if ((m = SHELL.exec(t)) && !line.startsWith(' ')) {
+    if (((m = SHELL.exec(t)) || (m = SCRIPT.exec(t))) && !line.startsWith(' ')) {
       const body = m[4];
-      const code = shellCode(body);
-      if (code || /syntax error|unbound variable|bad substitution|ambiguous redirect|too many arguments|unary operator expected|integer expression expected|bad interpreter/.test(body)) {
-        push(ctx.make(i, 'shell', RANK.shell, { message: body, code: code ?? shellCode2(body), line: m[2] ? +m[2] : m[3] ? +m[3] : undefined }));
+      if (SHELL_PHRASES.test(body)) {
+        const script = /^(?:bash|sh|zsh|dash|ksh|fish)$/.test(m[1].split('/').pop() ?? '') ? undefined : m[1];
+        push(ctx.make(i, 'shell', RANK.shell, { message: body, code: shellCode(body) ?? shellCode2(body), file: script, line: m[2] ? +m[2] : m[3] ? +m[3] : undefined }));
         continue;
       }
     }
@@ -196,12 +201,14 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
       continue;
     }
     if ((m = PYTEST_E.exec(line))) {
-      const e = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:: (.*))?$/.exec(m[1].trim());
-      if (e) {
-        push(ctx.make(i, 'python', RANK.runtime, { code: e[1].split('.').pop(), message: m[1].trim() }));
-      } else if (/^assert\b/.test(m[1].trim())) {
-        push(ctx.make(i, 'pytest', RANK.test, { code: 'AssertionError', message: m[1].trim() }));
-      }
+      // pytest prints a failure as a block of "E   ..." lines; the first one states it.
+      if (i > 0 && PYTEST_E.test(lines[i - 1])) continue;
+      const body = m[1].trim();
+      const e = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:: (.*))?$/.exec(body);
+      if (e) push(ctx.make(i, 'python', RANK.runtime, { code: e[1].split('.').pop(), message: body }));
+      else if (/^assert\b/.test(body)) push(ctx.make(i, 'pytest', RANK.test, { code: 'AssertionError', message: body }));
+      else if (/^fixture '.*' not found$/.test(body)) push(ctx.make(i, 'pytest', RANK.test - 5, { code: 'fixture-not-found', message: body, ...ctx.pytestLocation(i) }));
+      else push(ctx.make(i, 'pytest', RANK.test, { message: body }));
       continue;
     }
     if ((m = PYTEST_FAILED.exec(t))) {
@@ -223,8 +230,9 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
         continue;
       }
       const propCode = ctx.nodeCodeProp(i + 1);
-      const msgCode = /^(E[A-Z]{3,}):/.exec(m[3] ?? '')?.[1];
-      const code = m[2] ?? propCode ?? msgCode ?? m[1];
+      // "listen EADDRINUSE: ...", "ENOENT: no such file": the errno code is the useful one.
+      const msgCode = /(?:^|\s)(E[A-Z]{3,}):/.exec(m[3] ?? '')?.[1];
+      const code = m[2] ?? msgCode ?? propCode ?? m[1];
       const loc = ctx.nodeLocation(i, frames);
       const inTest = ctx.inTestRunner(i);
       push(ctx.make(i, inTest ?? 'node', inTest ? RANK.test : RANK.runtime, { code, message: t.replace(/^Uncaught /, ''), stack: frames, ...loc }));
@@ -277,9 +285,10 @@ function shellCode(s: string): string | undefined {
 }
 
 function shellCode2(s: string): string | undefined {
-  if (/syntax error/.test(s)) return 'syntax';
+  if (/syntax error/i.test(s)) return 'syntax';
+  if (/cannot execute|required file not found/.test(s)) return 'ENOEXEC';
   if (/unbound variable/.test(s)) return 'unbound-variable';
-  if (/bad substitution/.test(s)) return 'bad-substitution';
+  if (/bad substitution/i.test(s)) return 'bad-substitution';
   if (/bad interpreter/.test(s)) return 'bad-interpreter';
   return undefined;
 }
@@ -436,6 +445,15 @@ class Scanner {
       if (/\(node:|^at node:|\bnode:internal|node_modules/.test(fr)) continue;
       const m = NODE_FRAME.exec('    ' + fr);
       if (m) return m[1] ? { file: m[1], line: +m[2], column: +m[3] } : { file: m[4], line: +m[5], column: +m[6] };
+    }
+    return {};
+  }
+
+  /** pytest names the test location on a "file /path, line N" line above the E block. */
+  pytestLocation(i: number): { file?: string; line?: number } {
+    for (let k = i - 1; k >= 0 && k >= i - 12; k--) {
+      const m = /^file (.+), line (\d+)$/.exec(this.lines[k]);
+      if (m) return { file: m[1], line: +m[2] };
     }
     return {};
   }

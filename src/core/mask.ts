@@ -29,11 +29,13 @@ interface Detector {
   kind: string;
   re: RegExp; // global; when `group` is set only that capture group is the secret
   group?: number;
+  /** For patterns with alternative capture groups (quoted or bare values). */
+  pick?: (m: RegExpExecArray) => string | undefined;
   /** Optional veto on a match (placeholders, type names). */
   accept?: (value: string, m: RegExpExecArray) => boolean;
 }
 
-const SAFE_VALUE = /^(?:«[^»]*»|\*+|x+|X+|\.\.\.|<[^>]*>|\$\{[^}]*\}|\$\w+|%\w+%|\{\{[^}]*\}\}|string|number|boolean|any|unknown|null|undefined|none|None|true|false|str|int|bytes|optional|required|changeme|redacted|REDACTED|process\.env\.\w+|os\.environ.*|env\(.*|getenv\(.*)$/;
+const SAFE_VALUE = /^(?:«[^»]*»|\*+|x+|X+|\.\.\.|<[^>]*>|\$\{[^}]*\}?|\$\w+|%\w+%|\{\{[^}]*\}\}|string|number|boolean|any|unknown|null|undefined|none|None|true|false|str|int|bytes|optional|required|changeme|redacted|REDACTED|process\.env\.\w+|os\.environ.*|env\(.*|getenv\(.*)$/;
 const notPlaceholder = (v: string) => v.length > 0 && !SAFE_VALUE.test(v.replace(/^["']|["']$/g, ''));
 
 // Words that make a KEY=value / "key": value pair secret.
@@ -65,15 +67,19 @@ const DETECTORS: Detector[] = [
   // Generic formats
   { kind: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { kind: 'url-password', re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"<>]{1,100}:([^\s@/'"<>]{1,200})@/gi, group: 1, accept: notPlaceholder },
-  { kind: 'connection-string', re: /\b(?:Password|Pwd|AccountKey|SharedAccessKey|SharedAccessSignature|ApiKey|Secret)\s*=\s*([^;\s"']{1,300})/gi, group: 1, accept: notPlaceholder },
+  { kind: 'connection-string', re: /(?<![-\w])(?:Password|Pwd|AccountKey|SharedAccessKey|SharedAccessSignature|ApiKey|Secret)\s*=\s*([^;\s"']{1,300})/gi, group: 1, accept: notPlaceholder },
   { kind: 'authorization', re: /\b(?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|Negotiate)\s+)?([^\s"',;]{6,})/gi, group: 1, accept: notPlaceholder },
   { kind: 'bearer-token', re: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g, group: 1 },
-  { kind: 'cli-password', re: /(?:^|\s)(?:--password|--passwd|--token|--api-key|--secret|-p)(?:=|\s+)(["']?)([^\s"']{4,200})\1(?=\s|$)/gim, group: 2, accept: (v, m) => notPlaceholder(v) && (!m[0].trim().startsWith('-p') || /[^\d]/.test(v) && !/^\d+(:\d+)?$/.test(v)) },
+  { kind: 'cli-password', re: /(?:^|\s)(?:--password|--passwd|--token|--api-key|--apikey|--secret|--client-secret)(?:=|\s+)(["']?)([^\s"']{4,200})\1(?=\s|$)/gim, group: 2, accept: notPlaceholder },
+  // mysql/mysqldump take the password glued to -p
+  { kind: 'cli-password', re: /\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
   // KEY=value, KEY: value, "key": "value" where the key names a secret
-  { kind: 'env-secret', re: new RegExp(String.raw`(?<![A-Za-z0-9_])(["']?)(${SECRET_KEY})\1(\s*[:=]\s*)("[^"\n]{1,500}"|'[^'\n]{1,500}'|[^\s,;"'}\]#]{1,500})`, 'gi'), group: 4, accept: notPlaceholder },
+  { kind: 'env-secret', re: new RegExp(String.raw`(?<![A-Za-z0-9_])(["']?)(${SECRET_KEY})\1(\s*[:=]\s*)(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s,;"'}\]#]{1,500}))`, 'gi'), pick: m => m[4] ?? m[5] ?? m[6], accept: notPlaceholder },
 ];
 
 const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
+// Whole base64 lines after BEGIN (real or JSON-escaped newlines); stops at the first other line.
+const PEM_BODY = /(?:[ \t]*(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|\\n|"|$)))*/y;
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g;
 const GENERIC_HOME = /(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)(?!«)[^/\\\s'"`:]{1,64}(?=[/\\]|[\s'"`:]|$)/g;
 
@@ -113,9 +119,10 @@ function collect(text: string, opts: MaskOptions): Span[] {
       const close = text.indexOf('-----', endMarker + 9);
       end = close >= 0 ? close + 5 : endMarker + 9;
     } else {
-      // Truncated: swallow the base64 body that follows.
-      const body = /^(?:[\s"]|\\n|[A-Za-z0-9+/=])*/.exec(text.slice(m.index + m[0].length, m.index + m[0].length + 20000));
-      end = m.index + m[0].length + (body ? body[0].length : 0);
+      // Truncated (bounded capture): swallow the whole base64 body that follows.
+      PEM_BODY.lastIndex = m.index + m[0].length;
+      const body = PEM_BODY.exec(text);
+      end = PEM_BODY.lastIndex > 0 && body ? m.index + m[0].length + body[0].length : m.index + m[0].length;
     }
     add(m.index, end, 'private-key');
     PEM_BEGIN.lastIndex = end;
@@ -125,10 +132,11 @@ function collect(text: string, opts: MaskOptions): Span[] {
     d.re.lastIndex = 0;
     for (let m = d.re.exec(text); m; m = d.re.exec(text)) {
       if (m[0].length === 0) { d.re.lastIndex++; continue; }
-      const value = d.group ? m[d.group] : m[0];
-      if (value === undefined || value.includes('«')) continue;
+      const value = d.pick ? d.pick(m) : d.group ? m[d.group] : m[0];
+      // Already-masked text must not be masked again (idempotence).
+      if (value === undefined || /[«»]/.test(value)) continue;
       if (d.accept && !d.accept(value, m)) continue;
-      const start = d.group ? m.index + m[0].lastIndexOf(value) : m.index;
+      const start = d.pick || d.group ? m.index + m[0].lastIndexOf(value) : m.index;
       add(start, start + value.length, d.kind);
     }
   }

@@ -39,7 +39,7 @@ export function normaliseSignature(message: string, tool?: string, code?: string
     if (k) { c = k; t = 'tsc'; }
   }
   // Python/Node print "ExceptionName: message": the name is the code, the rest the text.
-  const exc = /^((?:[\w$]+\.)*([A-Z][\w$]*(?:Error|Exception)))(?: \[([A-Z][A-Z0-9_]+)\])?: ?(.*)$/.exec(msg);
+  const exc = /^((?:[\w$]+\.)*((?:[A-Z][\w$]*)?(?:Error|Exception)))(?: \[([A-Z][A-Z0-9_]+)\])?: ?(.*)$/.exec(msg);
   if (exc) {
     c = c && c !== exc[2] ? c : exc[3] ?? exc[2];
     if (exc[3] && !code) c = exc[3];
@@ -66,6 +66,7 @@ function parsePrefix(msg: string): { rest: string; tool?: string; code?: string 
   if ((m = /^\S[^:\n]*?:\d+:(?:\d+:)? (?:fatal error|error): (.*)$/.exec(msg))) return { tool: 'gcc', rest: m[1] };
   if ((m = /^npm (?:ERR!|error) (?:code (E[A-Z0-9]+)$)?(.*)$/.exec(msg))) return { tool: 'npm', code: m[1], rest: m[2] || m[1] || '' };
   if ((m = /^(?:\/[\w/]*\/)?(?:bash|sh|zsh|dash)(?:: line \d+)?: (?:\d+: )?(.*)$/.exec(msg))) return { tool: 'shell', rest: m[1] };
+  if ((m = /^[\w.~/-]+: (?:line \d+|\d+): (.*)$/.exec(msg))) return { tool: 'shell', rest: m[1] };
   if ((m = /^(?:error|fatal error): (.*)$/.exec(msg))) return { rest: m[1] };
   if ((m = /^Uncaught (.*)$/.exec(msg))) return { tool: 'node', rest: m[1] };
   return { rest: msg };
@@ -89,6 +90,11 @@ const TEMPLATES: [RegExp, string][] = [
   [/^class \S+ is public, should be declared in a file named \S+$/, 'class <id> is public, should be declared in a file named <file>'],
   [/^package \S+ does not exist$/, 'package <id> does not exist'],
   [/^\S+ is not abstract and does not override abstract method \S+ in \S+$/, '<id> is not abstract and does not override abstract method <id> in <id>'],
+  [/^The "?[\w.]+"? (argument|property) must be .*?\. Received .*$/, 'the <id> $1 must be of type <type>. received <value>'],
+  [/^'?[\w-]+'? codec can't decode byte .*$/, '<id> codec cannot decode byte'],
+  [/^'?[\w-]+'? codec can't encode character.*$/, '<id> codec cannot encode character'],
+  [/^Cannot invoke .* because .* is null$/, 'cannot invoke <id> because <id> is null'],
+  [/^\[: .*: integer expression expected$/, '[: <value>: integer expression expected'],
   [/^(?:[\w.-]+: )?\S+: command not found$/, 'command not found'],
   [/^(?:\S+: )?\S+: not found$/, 'command not found'],
 ];
@@ -103,12 +109,14 @@ export function normaliseText(input: string, tool = 'generic'): string {
   for (const [re, rep] of TEMPLATES) {
     if (re.test(s)) { s = s.replace(re, rep); break; }
   }
+  if (tool === 'ld') s = s.replace(/(undefined reference to )[`'‘]([^'’\n]{1,400})['’]/g, (_m, pre: string, sym: string) => pre + symbolKind(sym));
   s = s
     // contractions first, so "can't" is not read as an opening quote
     .replace(/(\w)'(t|s|re|ll|ve|d|m)\b/g, '$1$2')
     .replace(/\bhttps?:\/\/[^\s'"`)>\]]+/g, '<url>')
+    .replace(/\$\{?[A-Za-z_]\w*\}?/g, '<var>')
     // quoted identifiers and types: ld's `x', gcc's ‘x’, and the usual quotes
-    .replace(/`[^`'\n]{0,200}'/g, '<id>')
+    .replace(/`[^`'\s][^`'\n]{0,200}'/g, '<id>')
     .replace(/‘[^’\n]{0,200}’/g, '<id>')
     .replace(/“[^”\n]{0,200}”/g, '<id>')
     .replace(/`[^`\n]{0,200}`/g, '<id>')
@@ -120,16 +128,23 @@ export function normaliseText(input: string, tool = 'generic'): string {
     .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g, '<ip>')
     .replace(/\[::1?\](?::\d{1,5})?/g, '<ip>')
     // paths: anything with a slash, or a file name with an extension
-    .replace(/(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:[\\/][\w.@+~-]+)+[\\/]?(?::\d+)*/g, '<path>')
-    .replace(/\b[\w-]+(?:\.[\w-]+)*\.(?:[cm]?[jt]sx?|json|py|rs|c|cc|cpp|cxx|h|hpp|java|class|o|so|a|toml|lock|ya?ml|md|txt|sh|env|html|css)\b/gi, '<file>')
+    .replace(/(?:[A-Za-z]:)?(?:~|\.{1,2}|[\w.@+~-]+)?(?:[\\/][\w.@+~-]+)+[\\/]?(?::\d+)*/g, '<path>')
+    .replace(/\b[\w-]+(?:\.[\w-]+)*\.(?:[cm]?[jt]sx?|json|py|rs|c|cc|cpp|cxx|h|hpp|java|class|o|so|a|toml|lock|ya?ml|md|txt|sh|env|html|css|csv|sql)\b/gi, '<path>')
     .replace(/\b(?:tmp|temp)[\w-]{4,}\b/gi, '<tmp>')
     // identifiers that only code has: fooBar, foo_bar, foo.bar, foo::bar, foo() — not English words
     .replace(/\b[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+(?:\(\))?/g, '<id>')
     .replace(/\b[a-z]+[A-Z][\w$]*\b|\b[A-Za-z]*_[\w$]*\b/g, '<id>')
     .replace(/\b[A-Za-z_$][\w$]*\(\)/g, '<id>()')
-    .replace(/\b\d+(?:\.\d+)*\b/g, '<n>');
+    .replace(/\b\d+(?:\.\d+)*\b/g, '<n>')
+    // "1 argument was" vs "2 arguments were": the count is not the cause
+    .replace(/<n> ([a-z]{2,}[^s\W])s\b/g, '<n> $1')
+    .replace(/\b(<n> [a-z]+) were\b/g, '$1 was');
   if (tool === 'rustc') s = s.replace(/\bE\d{4}\b/g, '<code>');
   s = s
+    // tool-specific tails that vary with the program, not the cause
+    .replace(/\s*\{aka [^}]*\}/g, '')
+    .replace(/[;.,]?\s*(?:did you mean|maybe you meant)\b.*$/i, '')
+    .replace(/\s+token$/, '')
     .toLowerCase()
     .replace(/<(id|path|file|n|hex|ip|tmp|url)>(?:\s*(?:,|or|and)?\s*<\1>)+/g, '<$1>')
     .replace(/\s+/g, ' ')
@@ -138,11 +153,23 @@ export function normaliseText(input: string, tool = 'generic'): string {
   return s;
 }
 
+// What kind of symbol is missing says more about the cause than its name: a vtable means an
+// undefined virtual, a template member means definitions hidden in a .cpp, libm means -lm.
+const LIBM = /^(?:sqrtf?|powf?|floorf?|ceilf?|sinf?|cosf?|tanf?|expf?|logf?|log10f?|log2f?|fabsf?|roundf?|fmodf?|atan2f?|hypotf?|cbrtf?|truncf?)$/;
+function symbolKind(sym: string): string {
+  if (/^(?:vtable|typeinfo|VTT) for /.test(sym)) return '<vtable>';
+  if (LIBM.test(sym)) return '<libm>';
+  if (/</.test(sym) && /::/.test(sym)) return '<template-member>';
+  if (/::/.test(sym)) return '<member>';
+  return '<id>';
+}
+
 function meaningWords(text: string, code?: string): string[] {
   const words: string[] = [];
   const seen = new Set<string>();
   if (code) { words.push(code.toLowerCase()); seen.add(code.toLowerCase()); }
-  for (const w of text.replace(/<[a-z]+>/g, ' ').split(/[^a-z0-9]+/)) {
+  // Generic placeholders carry no meaning; symbol kinds (<vtable>, <libm>) do.
+  for (const w of text.replace(/<(?:id|path|n|hex|ip|tmp|url|type|value|code|var)>/g, ' ').split(/[^a-z0-9]+/)) {
     if (w.length < 2 || STOP.has(w) || seen.has(w) || /^\d+$/.test(w)) continue;
     seen.add(w);
     words.push(w);
@@ -153,7 +180,7 @@ function meaningWords(text: string, code?: string): string[] {
 const TSC_FAMILY: Record<string, string> = {
   TS2322: 'type', TS2345: 'type', TS2741: 'type', TS2739: 'type', TS2353: 'type', TS2769: 'type', TS2352: 'type', TS2740: 'type', TS2559: 'type', TS2820: 'type', TS2367: 'type',
   TS2307: 'module', TS2792: 'module', TS7016: 'module', TS2306: 'module', TS2732: 'module', TS1259: 'module', TS1479: 'module', TS2835: 'module', TS1192: 'module', TS2613: 'module', TS1343: 'module',
-  TS2304: 'name', TS2552: 'name', TS2339: 'name', TS2551: 'name', TS2305: 'name', TS2724: 'name', TS2614: 'name', TS2451: 'name', TS2300: 'name', TS2448: 'name', TS2454: 'name',
+  TS2304: 'name', TS2582: 'name', TS2593: 'name', TS2688: 'config', TS2552: 'name', TS2339: 'name', TS2551: 'name', TS2305: 'name', TS2724: 'name', TS2614: 'name', TS2451: 'name', TS2300: 'name', TS2448: 'name', TS2454: 'name',
   TS18048: 'nullable', TS18047: 'nullable', TS2532: 'nullable', TS2531: 'nullable', TS2533: 'nullable', TS18049: 'nullable',
   TS7006: 'implicit-any', TS7031: 'implicit-any', TS7053: 'implicit-any', TS7005: 'implicit-any', TS7034: 'implicit-any',
   TS2554: 'call', TS2555: 'call', TS2349: 'call', TS2356: 'call', TS2684: 'call',

@@ -26,11 +26,13 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /**
  * Makes terminal text safe to store and match: strips ANSI sequences, turns CRLF into LF and a lone
- * CR (progress-bar redraws) into LF so no output is lost, drops NUL and other control characters
+ * CR or erase-line/column-1 sequence (progress-bar redraws) into LF so no output is lost, drops NUL and other control characters
  * except \n and \t, and replaces unpaired surrogates with U+FFFD.
  */
 export function sanitizeText(s: string): string {
-  let out = stripAnsi(s);
+  // Spinners redraw with "erase line" + "cursor to column 1"; like a lone CR, that starts a new line.
+  let out = s.indexOf('\x1b[') >= 0 ? s.replace(/\x1b\[(?:[01]?G|2K)/g, '\r') : s;
+  out = stripAnsi(out);
   if (out.indexOf('\r') >= 0) out = out.replace(/\r\n?/g, '\n');
   out = out.replace(CONTROL, '');
   if (/[\ud800-\udfff]/.test(out)) out = out.replace(LONE_SURROGATE, '\ufffd');
@@ -65,7 +67,8 @@ function looksBinary(buf: Uint8Array, replaced: number, chars: number): boolean 
     if (b < 32 && b !== 9 && b !== 10 && b !== 13 && b !== 27 && b !== 12 && b !== 8) control++;
   }
   if (n > 0 && control / n > 0.1) return true;
-  return chars > 0 && replaced / chars > 0.1;
+  // Short snippets with one bad byte are still text; a high share of bad sequences is not.
+  return chars >= 64 && replaced / chars > 0.1;
 }
 
 /** UTF-8 byte length without allocating. */

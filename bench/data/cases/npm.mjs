@@ -1,0 +1,86 @@
+// npm 11 CLI root causes, all reproducible without network (--offline). A = memory, B = query.
+const base = { tool: 'npm', stack: ['node', 'npm'], scope: ['package.json', '**/package.json'] };
+const pkg = o => JSON.stringify({ version: '1.0.0', ...o }, null, 2) + '\n';
+
+export default [
+  {
+    ...base, id: 'npm-missing-script', project: ['dashboard', 'api-gateway'], errorCategory: 'scripts', tags: ['scripts'],
+    a: { 'package.json': pkg({ name: 'dashboard', scripts: { start: 'vite', build: 'vite build' } }) },
+    b: { 'package.json': pkg({ name: 'api-gateway', scripts: { test: 'mocha', lint: 'eslint .' } }) },
+    cmd: side => side === 'a' ? 'npm run dev' : 'npm run test:unit',
+    rootCause: 'The script name does not exist in this package.json: this project names it differently (start vs dev, test vs test:unit) or the command was run in another package of the repo.',
+    fixApproach: 'Run `npm run` to list the scripts and use the right name; if the team expects the alias, add it to "scripts" (e.g. "dev": "vite").',
+  },
+  {
+    ...base, id: 'npm-no-package-json', project: ['monorepo-root', 'site'], errorCategory: 'cwd', tags: ['cwd', 'ENOENT'],
+    a: { 'frontend/package.json': pkg({ name: 'frontend', scripts: { build: 'echo ok' } }) },
+    b: { 'web/app/package.json': pkg({ name: 'site', scripts: { test: 'echo ok' } }) },
+    cmd: side => side === 'a' ? 'npm run build' : 'npm test',
+    rootCause: 'npm was started in a directory that has no package.json (the repository root of a project whose package lives in a subfolder such as frontend/).',
+    fixApproach: 'cd into the package folder first (or `npm --prefix frontend run build`); in VS Code tasks set "options": { "cwd": "${workspaceFolder}/frontend" }.',
+  },
+  {
+    ...base, id: 'npm-ejsonparse-trailing-comma', project: ['cli', 'widget'], errorCategory: 'manifest', tags: ['package.json', 'json'],
+    a: { 'package.json': '{\n  "name": "cli",\n  "version": "1.0.0",\n  "scripts": { "build": "tsc" },\n}\n' },
+    b: { 'package.json': '{\n  "name": "widget",\n  "dependencies": {\n    "preact": "^10.0.0",\n  }\n}\n' },
+    cmd: side => side === 'a' ? 'npm run build' : 'npm install --offline',
+    rootCause: 'package.json is not valid JSON, usually a trailing comma left after editing scripts or dependencies by hand.',
+    fixApproach: 'Remove the trailing comma (the error shows the text near the position); prefer `npm pkg set scripts.build="tsc"` or `npm install x` over manual edits.',
+  },
+  {
+    ...base, id: 'npm-ci-without-lockfile', project: ['payments', 'docs-site'], errorCategory: 'lockfile', tags: ['npm ci', 'package-lock'],
+    a: { 'package.json': pkg({ name: 'payments' }) },
+    b: { 'package.json': pkg({ name: 'docs-site', devDependencies: {} }) },
+    cmd: side => side === 'a' ? 'npm ci --offline' : 'npm ci --omit=dev --offline',
+    rootCause: 'npm ci installs exactly from package-lock.json, and the repository has no lock file committed (it is in .gitignore, or the project uses yarn/pnpm).',
+    fixApproach: 'Run `npm install` once, commit package-lock.json and remove it from .gitignore; if the team uses pnpm/yarn, use their frozen-lockfile install in CI instead.',
+  },
+  {
+    ...base, id: 'npm-ci-lock-out-of-sync', project: ['shop-api', 'mobile-bff'], errorCategory: 'lockfile', tags: ['npm ci', 'package-lock'],
+    a: { 'libs/money/package.json': pkg({ name: 'money' }), 'package.json': pkg({ name: 'shop-api', dependencies: { money: 'file:libs/money' } }), 'package-lock.json': JSON.stringify({ name: 'shop-api', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'shop-api', version: '1.0.0' } } }) },
+    b: { 'shared/auth/package.json': pkg({ name: 'auth-lib', version: '2.1.0' }), 'package.json': pkg({ name: 'mobile-bff', dependencies: { 'auth-lib': 'file:shared/auth' } }), 'package-lock.json': JSON.stringify({ name: 'mobile-bff', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'mobile-bff', version: '1.0.0' } } }) },
+    cmd: 'npm ci --offline',
+    rootCause: 'A dependency was added to package.json without committing the regenerated package-lock.json (edited by hand, or the lock change was dropped in a merge).',
+    fixApproach: 'Run `npm install` locally, commit the updated package-lock.json together with package.json; in review, reject package.json dependency changes without a lock diff.',
+  },
+  {
+    ...base, id: 'npm-enotcached-offline', project: ['airgapped-ci', 'kiosk'], errorCategory: 'registry', tags: ['offline', 'cache', 'registry'],
+    a: { 'package.json': pkg({ name: 'airgapped-ci' }) },
+    b: { 'package.json': pkg({ name: 'kiosk' }) },
+    cmd: side => side === 'a' ? 'npm install left-pad@1.3.0 --offline' : 'npm install dayjs --offline',
+    rootCause: 'npm runs in offline / cache-only mode (offline=true in .npmrc or --offline in the CI script) and the requested package is not in the local cache.',
+    fixApproach: 'Remove offline=true for this install or point "registry" to the internal mirror; for air-gapped CI, pre-populate the cache (`npm cache add pkg@ver`) in the image build.',
+  },
+  {
+    ...base, id: 'npm-ebadengine', project: ['legacy-app', 'edge-fn'], errorCategory: 'engines', tags: ['engines', 'nvm', 'node-version'],
+    a: { 'package.json': pkg({ name: 'legacy-app', engines: { node: '>=22' } }) },
+    b: { 'package.json': pkg({ name: 'edge-fn', engines: { node: '^18.17.0' } }) },
+    cmd: 'npm install --engine-strict --offline',
+    rootCause: 'engine-strict is on and the active Node version does not satisfy package.json "engines" (this shell runs a different Node than the project expects).',
+    fixApproach: 'Switch to the project\'s Node version (`nvm use` with the repo\'s .nvmrc, or volta/fnm); only relax "engines" if the code really supports the newer/older Node.',
+  },
+  {
+    ...base, id: 'npm-workspace-not-found', project: ['acme-mono', 'tools-mono'], errorCategory: 'workspaces', tags: ['workspaces', 'monorepo'],
+    a: { 'package.json': JSON.stringify({ name: 'acme-mono', private: true, workspaces: ['packages/*'] }), 'packages/web/package.json': pkg({ name: '@acme/web', scripts: { build: 'echo ok' } }), 'services/api/package.json': pkg({ name: '@acme/api', scripts: { build: 'echo ok' } }) },
+    b: { 'package.json': JSON.stringify({ name: 'tools-mono', private: true, workspaces: ['apps/*'] }), 'apps/cli/package.json': pkg({ name: 'tools-cli', scripts: { test: 'echo ok' } }) },
+    cmd: side => side === 'a' ? 'npm run build -w services/api' : 'npm test --workspace=@tools/cli',
+    rootCause: 'The -w/--workspace value matches no workspace: the folder is not covered by the root "workspaces" globs, or the package name differs from what was typed (scoped vs unscoped).',
+    fixApproach: 'Add the folder to root "workspaces" (e.g. "services/*") and run npm install, or pass the exact package name from its package.json (`npm ls --workspaces` lists them).',
+  },
+  {
+    ...base, id: 'npm-workspace-protocol', project: ['design-system', 'storefront'], errorCategory: 'package-manager', tags: ['pnpm', 'yarn', 'workspace-protocol'],
+    a: { 'package.json': pkg({ name: 'design-system', dependencies: { '@ds/tokens': 'workspace:*' } }) },
+    b: { 'package.json': pkg({ name: 'storefront', dependencies: { '@shop/ui': 'workspace:^1.2.0', react: '^18.2.0' } }) },
+    cmd: 'npm install --offline',
+    rootCause: 'The repository is a pnpm/yarn workspace (dependencies use the "workspace:" protocol), which npm does not understand.',
+    fixApproach: 'Use the repo\'s package manager (`corepack enable` then `pnpm install`; check "packageManager" in the root package.json); do not mix npm into a pnpm workspace.',
+  },
+  {
+    ...base, id: 'npm-invalid-tag-name', project: ['notes-app', 'queue-worker'], errorCategory: 'manifest', tags: ['versions', 'package.json'],
+    a: { 'package.json': pkg({ name: 'notes-app', dependencies: { 'left-pad': 'lat est' } }) },
+    b: { 'package.json': pkg({ name: 'queue-worker', dependencies: { bullmq: '5.x (see ADR-12)' } }) },
+    cmd: 'npm install --offline',
+    rootCause: 'A dependency version in package.json is neither a semver range nor a valid dist-tag (a typo, a space, or a comment pasted into the version string).',
+    fixApproach: 'Put a real range ("^5.0.0") or tag ("latest") in package.json; keep notes about versions in the README or ADR, not in the version field.',
+  },
+];

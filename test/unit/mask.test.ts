@@ -1,0 +1,126 @@
+import * as assert from 'assert';
+import { findSecrets, maskDeep, maskSecrets } from '../../src/core/mask';
+import { NOT_SECRETS, SECRET_CORPUS } from '../fixtures/secrets';
+import { readFixtures } from '../fixtures/tool-output';
+
+describe('mask: secrets never survive masking', () => {
+  for (const s of SECRET_CORPUS) {
+    it(`masks a ${s.kind} in "${s.context.slice(0, 40).replace(/\n/g, ' ')}…"`, () => {
+      const masked = maskSecrets(s.context);
+      assert.ok(!masked.includes(s.value), `value leaked: ${masked}`);
+      // No long fragment of the secret may remain either (partial masking is a leak too).
+      const probe = s.value.replace(/\\n|\n/g, '').slice(8, 24);
+      if (probe.length >= 12) assert.ok(!masked.includes(probe), `fragment leaked: ${masked}`);
+      const expectMark = s.kind === 'email' ? '«email»' : `«secret:${s.kind}»`;
+      assert.ok(masked.includes(expectMark), `expected ${expectMark} in ${masked}`);
+    });
+  }
+
+  it('findSecrets reports the kind and the exact span of each secret', () => {
+    for (const s of SECRET_CORPUS) {
+      const hits = findSecrets(s.context);
+      const start = s.context.indexOf(s.value);
+      const hit = hits.find(h => h.start <= start && h.end >= start + s.value.length);
+      assert.ok(hit, `no hit covering ${s.kind} in ${s.context}`);
+      assert.strictEqual(hit.kind, s.kind);
+    }
+  });
+
+  it('keeps the surrounding text readable (key names, schemes, hosts)', () => {
+    const line = 'DATABASE_URL=postgres://app:Xy7pQ2mZ9rT4@db.internal:5432/app';
+    assert.strictEqual(maskSecrets(line), 'DATABASE_URL=postgres://app:«secret:url-password»@db.internal:5432/app');
+    assert.strictEqual(maskSecrets('Authorization: Bearer abcdefghijklmnop1234'), 'Authorization: Bearer «secret:authorization»');
+  });
+
+  it('masks multi-line and truncated PEM private keys entirely', () => {
+    const body = Array.from({ length: 5 }, (_, i) => `MIIEowIBAAKCAQEA${i}bXlmYWtla2V5ZGF0YWZvcnRlc3RzMTIzNDU2Nzg5MA`).join('\n');
+    const full = `before\n-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----\nafter`;
+    assert.strictEqual(maskSecrets(full), 'before\n«secret:private-key»\nafter');
+    const cut = `-----BEGIN OPENSSH PRIVATE KEY-----\n${body}\n…[2048 bytes omitted]…`;
+    const masked = maskSecrets(cut);
+    assert.ok(!masked.includes('MIIEowIBAAKCAQEA'), masked);
+  });
+
+  it('is idempotent', () => {
+    for (const s of SECRET_CORPUS) {
+      const once = maskSecrets(s.context);
+      assert.strictEqual(maskSecrets(once), once);
+    }
+  });
+
+  it('leaves ordinary developer text alone', () => {
+    for (const t of NOT_SECRETS) assert.strictEqual(maskSecrets(t, { genericHome: false }), t);
+  });
+
+  it('does not flag anything in real compiler/runtime output (false positives would garble lessons)', () => {
+    const fixtures = readFixtures();
+    assert.ok(fixtures.length > 50, 'fixtures present');
+    for (const f of fixtures) {
+      const hits = findSecrets(f.text).filter(h => h.kind !== 'email');
+      assert.deepStrictEqual(hits.map(h => `${h.kind}:${f.text.slice(h.start, h.end)}`), [], f.name);
+    }
+  });
+});
+
+describe('mask: personal data', () => {
+  it('replaces the home directory with ~ (POSIX and Windows forms)', () => {
+    assert.strictEqual(maskSecrets('at /home/dana/work/app/src/a.ts:3', { homeDir: '/home/dana' }), 'at ~/work/app/src/a.ts:3');
+    assert.strictEqual(maskSecrets('C:\\Users\\Dana\\repo\\x.ts', { homeDir: 'C:\\Users\\Dana' }), '~\\repo\\x.ts');
+    // a different user's home is still a personal path
+    assert.strictEqual(maskSecrets('open /Users/lee/.aws/credentials'), 'open ~/.aws/credentials');
+    // a sibling directory that only shares the prefix is not the home directory
+    assert.strictEqual(maskSecrets('/home/dana2/x', { homeDir: '/home/dana', genericHome: false }), '/home/dana2/x');
+  });
+
+  it('masks e-mail addresses but not git remotes or example domains', () => {
+    assert.strictEqual(maskSecrets('ping lee.kim+ci@corp.co.kr now'), 'ping «email» now');
+    assert.strictEqual(maskSecrets('git@github.com:acme/app.git'), 'git@github.com:acme/app.git');
+    assert.strictEqual(maskSecrets('user@example.com'), 'user@example.com');
+  });
+
+  it('team export: user name, host name and absolute paths', () => {
+    const text = 'dana@buildbox-7:/srv/checkouts/app$ cat /srv/checkouts/app/src/a.ts /etc/hosts (user dana)';
+    const out = maskSecrets(text, { userName: 'dana', hostName: 'buildbox-7', absolutePaths: true, workspaceRoots: ['/srv/checkouts/app'] });
+    assert.ok(!out.includes('dana'), out);
+    assert.ok(!out.includes('buildbox-7'), out);
+    assert.ok(out.includes('src/a.ts'), out);
+    assert.ok(out.includes('«path»/hosts'), out);
+    assert.ok(!out.includes('/srv/checkouts'), out);
+  });
+});
+
+describe('mask: maskDeep', () => {
+  it('masks every string in an object graph and secret-named fields whole', () => {
+    const token = 'ghp_' + 'A1b2C3d4'.repeat(4) + 'Zz99';
+    const input = { lesson: { errorText: `fatal: auth failed ${token}`, tags: ['a', `owner dana.park@acme-corp.io`] }, password: 'hunter2!', count: 3, ok: true, nothing: null };
+    const out = maskDeep(input);
+    assert.strictEqual(out.lesson.errorText, 'fatal: auth failed «secret:github-token»');
+    assert.deepStrictEqual(out.lesson.tags, ['a', 'owner «email»']);
+    assert.strictEqual(out.password, '«secret:field»');
+    assert.strictEqual(out.count, 3);
+    assert.strictEqual(out.ok, true);
+    assert.strictEqual(out.nothing, null);
+    assert.ok(input.lesson.errorText.includes(token), 'input not mutated');
+  });
+
+  it('cannot be used for prototype pollution', () => {
+    const hostile = JSON.parse('{"__proto__": {"polluted": "yes"}, "a": {"constructor": {"prototype": {"polluted2": "yes"}}}}');
+    const out = maskDeep(hostile) as Record<string, unknown>;
+    assert.strictEqual(({} as Record<string, unknown>).polluted, undefined);
+    assert.strictEqual(({} as Record<string, unknown>).polluted2, undefined);
+    assert.strictEqual(Object.getPrototypeOf(out), Object.prototype);
+    assert.ok(!Object.prototype.hasOwnProperty.call(out, '__proto__'));
+  });
+
+  it('copies only own enumerable keys and survives cycles', () => {
+    const proto = { inherited: 'sk-proj-' + 'x1Y2'.repeat(8) };
+    const obj: Record<string, unknown> = Object.create(proto);
+    obj.own = 'fine';
+    Object.defineProperty(obj, 'hidden', { value: 'secret', enumerable: false });
+    const cyclic: Record<string, unknown> = { name: 'root' };
+    cyclic.self = cyclic;
+    const out = maskDeep({ obj, cyclic }) as { obj: Record<string, unknown>; cyclic: Record<string, unknown> };
+    assert.deepStrictEqual(Object.keys(out.obj), ['own']);
+    assert.strictEqual(out.cyclic.self, out.cyclic);
+  });
+});
