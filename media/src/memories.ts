@@ -83,7 +83,7 @@ export class MemoriesApp {
       attrs: { type: 'button', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': `section-body-${id}` },
       on: { click: () => this.toggleSection(id) },
     }, h('span', { class: `codicon codicon-chevron-${open ? 'down' : 'right'}`, attrs: { 'aria-hidden': 'true' } }), h('h2', { text: TITLES[id] }), count);
-    const headerExtras = id === 'opened' ? iconButton('close', 'Close', () => { this.memoryState.delete('opened'); this.renderSection('opened'); }) : null;
+    const headerExtras = id === 'opened' ? iconButton('close', 'Close', () => { this.memoryState.delete('opened'); this.renderSection('opened'); send({ type: 'closeOpened' }); }) : null;
     const root = h('section', { class: `section section-${id}`, attrs: { 'aria-label': TITLES[id], 'data-section': id } },
       h('div', { class: 'section-header' }, toggle, sub, headerExtras), body);
     body.hidden = !open;

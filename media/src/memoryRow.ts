@@ -13,17 +13,23 @@ export function confidenceText(m: MemoryView): string {
   return `${m.confidence}%`;
 }
 
+function evidenceText(m: MemoryView): string {
+  if (m.kind === 'lesson') return plural(m.evidence, 'episode', 'episodes');
+  return m.evidence ? plural(m.evidence, 'outcome', 'outcomes') : 'no feedback yet';
+}
+
 export function renderMemoryRow(m: MemoryView, section: string, now: number, expanded: boolean): HTMLLIElement {
   const detailsId = `details-${section}-${m.id}`;
   const conf = h('span', {
     class: `confidence ${m.confidence >= 70 ? 'high' : m.confidence < 40 ? 'low' : ''}`,
     attrs: { title: `Confidence ${m.confidence}%: helped ${m.helped}, did not help ${m.notHelped}`, 'data-confidence': m.confidence },
   }, icon('pulse'), h('span', { class: 'value', text: confidenceText(m) }),
-  h('span', { class: 'evidence', text: m.kind === 'lesson' ? ` · ${plural(m.evidence, 'episode', 'episodes')}` : ` · ${plural(m.evidence, 'outcome', 'outcomes')}` }));
+  h('span', { class: 'evidence', text: ` · ${evidenceText(m)}` }));
 
   const meta = h('div', { class: 'row-meta' },
     h('span', { class: `badge maturity-${m.maturity}`, text: MATURITY_LABEL[m.maturity], attrs: { title: `Maturity: ${m.maturity}` } }),
     h('span', { class: 'kind', text: m.kind }),
+    m.outcome ? h('span', { class: `outcome outcome-text-${m.outcome}`, text: m.outcome }) : null,
     conf,
     m.scope.length ? h('span', { class: 'scope', attrs: { title: `Applies to ${m.scope.join(', ')}` } }, icon('folder'), h('span', { text: m.scope.slice(0, 2).join(', ') + (m.scope.length > 2 ? ` +${m.scope.length - 2}` : '') })) : null,
     h('span', { class: 'age', text: age(m.updatedAt, now), attrs: { title: `Recorded ${dateTime(m.createdAt)}, updated ${dateTime(m.updatedAt)}` } }),

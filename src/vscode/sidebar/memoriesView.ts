@@ -2,7 +2,7 @@
 // side owns every store call and every native UI (input boxes, clipboard, editors); the webview only
 // renders rows and sends named actions back through the validated protocol.
 import * as vscode from 'vscode';
-import type { FeedbackOutcome, Memory, Outcome, RecallResult } from '../../core/types';
+import type { FeedbackOutcome, Outcome, RecallResult } from '../../core/types';
 import { formatError } from '../errors';
 import type { Services } from '../services';
 import type { MemoryView, RevealSection, WebviewMessage } from './protocol';
@@ -15,7 +15,7 @@ export const FORGET_DELAY_MS = 6000;
 const RECENT_LIMIT = 20;
 const SEARCH_LIMIT = 20;
 
-interface PendingForget { timer: ReturnType<typeof setTimeout>; title: string }
+interface PendingForget { timer: ReturnType<typeof setTimeout>; title: string; deadline: number }
 
 export class MemoriesView extends ViewHost {
   static readonly viewType = 'engram.memories';
@@ -25,14 +25,15 @@ export class MemoriesView extends ViewHost {
   private readonly pendingForgets = new Map<string, PendingForget>();
   /** A reveal requested before the webview was ready; delivered on `ready`. */
   private pendingReveal?: { id?: string; section?: RevealSection; query?: string };
-  private readonly refreshLists = debounce(() => void this.refreshStored(), 200);
-  private readonly refreshRelevantSoon = debounce(() => void this.refreshRelevant(), 200);
+  /** The memory shown in the "Opened" section, refreshed with the lists. */
+  private openedId?: string;
+  private readonly refreshSoon = debounce(() => void this.refreshChanged(), 200);
 
   constructor(private readonly services: Services) {
     super(services.context.extensionUri, services.logger, 'memories', vscode.l10n.t('Engram memories'));
     this.disposables.push(
       services.onDidChangeMemories(() => {
-        if (this.isReady) { this.refreshLists(); this.refreshRelevantSoon(); }
+        if (this.isReady) this.refreshSoon();
       }),
       watchRelevantContext(() => { if (this.isReady) void this.refreshRelevant(); }),
     );
@@ -85,18 +86,32 @@ export class MemoriesView extends ViewHost {
         return;
       }
       case 'endEpisode': return this.endEpisode(msg.id);
+      case 'closeOpened': this.openedId = undefined; return;
       case 'run': return this.run(msg.action);
     }
   }
 
   private async onReady(): Promise<void> {
     this.post({ type: 'init', view: 'memories', now: Date.now(), captureAvailable: !!this.services.capture });
-    for (const [id, p] of this.pendingForgets) this.post({ type: 'pendingForget', id, title: p.title, deadline: Date.now() + 1000 });
+    for (const [id, p] of this.pendingForgets) this.post({ type: 'pendingForget', id, title: p.title, deadline: p.deadline });
     const reveal = this.pendingReveal;
     this.pendingReveal = undefined;
     this.refreshEpisodes();
     await Promise.all([this.refreshStored(), this.refreshRelevant(), this.query ? this.search(this.query) : Promise.resolve()]);
     if (reveal) await this.reveal(reveal.id, reveal.section, reveal.query);
+  }
+
+  /** After a memory changed: every list that may show it, so confidence and maturity stay current. */
+  private async refreshChanged(): Promise<void> {
+    await Promise.all([this.refreshStored(), this.refreshRelevant(), this.query ? this.search(this.query, true) : Promise.resolve(), this.refreshOpened()]);
+  }
+
+  private async refreshOpened(): Promise<void> {
+    if (!this.openedId) return;
+    const store = await this.services.store();
+    const m = store.get(this.openedId);
+    const items = m && !this.pendingForgets.has(m.id) ? [toMemoryView(m, [vscode.l10n.t('opened from elsewhere')])] : [];
+    this.post({ type: 'section', section: 'opened', state: { status: 'ready', items } });
   }
 
   /** Recent + Needs review: straight from the store, no recall. */
@@ -115,7 +130,7 @@ export class MemoriesView extends ViewHost {
       .slice(0, RECENT_LIMIT);
     const review = all.filter(m => m.quarantined).sort((a, b) => (b.quarantined?.at ?? 0) - (a.quarantined?.at ?? 0));
     this.post({ type: 'section', section: 'review', state: { status: 'ready', items: review.map(m => toMemoryView(m, [])) } });
-    this.post({ type: 'section', section: 'recent', state: { status: 'ready', items: recent.map(m => toMemoryView(m, [recencyWhy(m)])) } });
+    this.post({ type: 'section', section: 'recent', state: { status: 'ready', items: recent.map(m => toMemoryView(m)) } });
   }
 
   private async refreshRelevant(): Promise<void> {
@@ -151,7 +166,8 @@ export class MemoriesView extends ViewHost {
     }
   }
 
-  private async search(raw: string): Promise<void> {
+  /** `quiet`: a refresh of the same query after a change, without flashing the loading state. */
+  private async search(raw: string, quiet = false): Promise<void> {
     const query = raw.trim();
     this.query = query;
     const seq = ++this.searchSeq;
@@ -159,7 +175,7 @@ export class MemoriesView extends ViewHost {
       this.post({ type: 'section', section: 'search', state: { status: 'ready', items: [] }, query: '' });
       return;
     }
-    this.post({ type: 'section', section: 'search', state: { status: 'loading' }, query });
+    if (!quiet) this.post({ type: 'section', section: 'search', state: { status: 'loading' }, query });
     try {
       const results = await this.services.recall({ text: query, k: SEARCH_LIMIT });
       if (seq !== this.searchSeq) return;
@@ -191,8 +207,7 @@ export class MemoriesView extends ViewHost {
       type: 'notice', level: 'info',
       text: outcome === 'prevented' ? vscode.l10n.t('Thanks: this memory gains confidence.') : vscode.l10n.t('Noted: this memory loses confidence.'),
     });
-    this.refreshLists();
-    this.refreshRelevantSoon();
+    this.refreshSoon();
   }
 
   private async edit(id: string): Promise<void> {
@@ -247,11 +262,11 @@ export class MemoriesView extends ViewHost {
     const m = store.get(id);
     if (!m) return this.gone(id);
     const view = toMemoryView(m);
+    const deadline = Date.now() + FORGET_DELAY_MS;
     const timer = setTimeout(() => void this.commitForget(id), FORGET_DELAY_MS);
-    this.pendingForgets.set(id, { timer, title: view.title });
-    this.post({ type: 'pendingForget', id, title: view.title, deadline: Date.now() + FORGET_DELAY_MS });
-    this.refreshLists();
-    this.refreshRelevantSoon();
+    this.pendingForgets.set(id, { timer, title: view.title, deadline });
+    this.post({ type: 'pendingForget', id, title: view.title, deadline });
+    this.refreshSoon();
   }
 
   private async commitForget(id: string): Promise<void> {
@@ -273,8 +288,7 @@ export class MemoriesView extends ViewHost {
     clearTimeout(p.timer);
     this.pendingForgets.delete(id);
     this.post({ type: 'forgetSettled', id, undone: true });
-    this.refreshLists();
-    this.refreshRelevantSoon();
+    this.refreshSoon();
   }
 
   private async openSource(id: string): Promise<void> {
@@ -335,7 +349,7 @@ export class MemoriesView extends ViewHost {
   private gone(id: string): void {
     this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('This memory no longer exists.') });
     this.post({ type: 'details', id, error: vscode.l10n.t('This memory no longer exists.') });
-    this.refreshLists();
+    this.refreshSoon();
   }
 
   /** Shows the view and then a memory, a section or a search. Used by hover, status bar and commands. */
@@ -354,7 +368,8 @@ export class MemoriesView extends ViewHost {
       const store = await this.services.store();
       const m = store.get(id);
       if (!m) return this.gone(id);
-      this.post({ type: 'section', section: 'opened', state: { status: 'ready', items: [toMemoryView(m, [vscode.l10n.t('opened from elsewhere')])] } });
+      this.openedId = id;
+      await this.refreshOpened();
       this.post({ type: 'reveal', id });
       await this.details(id);
     } else if (section && query === undefined) {
@@ -369,12 +384,8 @@ export class MemoriesView extends ViewHost {
       void this.services.store().then(s => s.forget(id, 'forgotten in the sidebar')).catch(() => { /* shutting down */ });
     }
     this.pendingForgets.clear();
-    this.refreshLists.cancel();
-    this.refreshRelevantSoon.cancel();
+    this.refreshSoon.cancel();
     super.dispose();
   }
 }
 
-function recencyWhy(m: Memory): string {
-  return m.pinned ? 'pinned' : m.updatedAt > m.createdAt ? 'recently updated' : 'recently recorded';
-}

@@ -33,6 +33,8 @@ export interface MemoryView {
   source: string;
   quarantine?: string;
   flagged?: string[];
+  /** Episodes: how it ended; lessons: the outcome of their source episodes. */
+  outcome?: Outcome;
 }
 
 export interface StepView { action: string; result: string; effective?: boolean; at?: number; detail?: string }
@@ -99,6 +101,7 @@ export type WebviewMessage =
   | { type: 'openSource'; id: string }
   | { type: 'copyMarkdown'; id: string }
   | { type: 'endEpisode'; id: string }
+  | { type: 'closeOpened' }
   | { type: 'run'; action: RunAction };
 
 // ----------------------------------------------------------------------------------------- validators
@@ -187,6 +190,7 @@ const memoryView = obj<MemoryView>({
   id, kind, title: str(2000), maturity, confidence: num, helped: num, notHelped: num, evidence: num,
   scope: arr(str(1000), 200), why: arr(str(1000), 50), createdAt: num, updatedAt: num, pinned: bool,
   source: str(50), quarantine: opt(str(2000)), flagged: opt(arr(str(2000), 50)),
+  outcome: opt(oneOf<Outcome>('success', 'partial', 'failure', 'abandoned')),
 });
 const stepView = obj<StepView>({ action: str(), result: str(), effective: opt(bool), at: opt(num), detail: opt(str()) });
 const episodeRef = obj<EpisodeRef>({
@@ -251,6 +255,7 @@ export const parseWebviewMessage: Parser<WebviewMessage> = union<WebviewMessage>
   openSource: idOnly('openSource'),
   copyMarkdown: idOnly('copyMarkdown'),
   endEpisode: idOnly('endEpisode'),
+  closeOpened: obj<W<'closeOpened'>>({ type: lit('closeOpened') }),
   run: obj<W<'run'>>({ type: lit('run'), action: oneOf<RunAction>('recordLesson', 'showLog', 'refresh', 'showInsights', 'showPanel') }),
 });
 

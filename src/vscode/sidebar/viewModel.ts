@@ -35,6 +35,8 @@ export function toMemoryView(m: Memory, why: string[] = []): MemoryView {
   };
   if (m.quarantined) view.quarantine = m.quarantined.reason;
   if (m.flagged?.length) view.flagged = [...m.flagged];
+  const outcome = m.kind === 'episode' ? m.outcome : m.kind === 'lesson' ? m.outcome : undefined;
+  if (outcome) view.outcome = outcome;
   return view;
 }
 
