@@ -234,6 +234,18 @@ export function validateCheck(check: { glob?: unknown; pattern?: unknown; flags?
   return undefined;
 }
 
+/** Where a constraint's check matches in `text` (bounded; an invalid pattern matches nothing). */
+export function checkMatches(check: { pattern: string; flags?: string }, text: string, max = 50): { start: number; end: number }[] {
+  let re: RegExp;
+  try { re = new RegExp(check.pattern, `${(check.flags ?? '').replace(/[^imsu]/g, '')}g`); } catch { return []; }
+  const hits: { start: number; end: number }[] = [];
+  for (let m = re.exec(text); m && hits.length < max; m = re.exec(text)) {
+    hits.push({ start: m.index, end: m.index + Math.max(1, m[0].length) });
+    if (m[0].length === 0) re.lastIndex++; // never loop on an empty match
+  }
+  return hits;
+}
+
 /**
  * A step the user asked for (engram.promote / engram.makeConstraint). Users may skip the evidence gates
  * up to rule; constraint still needs a rule and a valid check, because it raises warnings in files.

@@ -3,6 +3,7 @@
 // the memory. Nothing is reported outside its scope. Setting: engram.constraints.enabled.
 import * as vscode from 'vscode';
 import { scopeMatches } from '../core/scope';
+import { checkMatches } from '../core/trust';
 import type { Lesson, Memory } from '../core/types';
 import { onConfigChange } from './config';
 import { formatError } from './errors';
@@ -22,18 +23,6 @@ export function isActiveConstraint(m: Memory): m is Constraint {
 function oneLine(s: string, max = 200): string {
   const t = (s || '').replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
-
-/** Match ranges of a constraint's check in `text` (bounded; a bad pattern matches nothing). */
-export function constraintHits(c: Constraint, text: string): { start: number; end: number }[] {
-  let re: RegExp;
-  try { re = new RegExp(c.check.pattern, `${(c.check.flags ?? '').replace(/[gy]/g, '')}g`); } catch { return []; }
-  const hits: { start: number; end: number }[] = [];
-  for (let m = re.exec(text); m && hits.length < MAX_HITS_PER_CONSTRAINT; m = re.exec(text)) {
-    hits.push({ start: m.index, end: m.index + Math.max(1, m[0].length) });
-    if (m[0].length === 0) re.lastIndex++; // never loop on an empty match
-  }
-  return hits;
 }
 
 export function registerConstraints(services: Services): void {
@@ -66,7 +55,7 @@ export function registerConstraints(services: Services): void {
     const diagnostics: vscode.Diagnostic[] = [];
     for (const c of applicable) {
       const message = vscode.l10n.t('Engram constraint: {0} ({1})', oneLine(c.fixApproach || c.errorText), oneLine(c.rootCause || c.errorText));
-      for (const h of constraintHits(c, text)) {
+      for (const h of checkMatches(c.check, text, MAX_HITS_PER_CONSTRAINT)) {
         const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)), message, vscode.DiagnosticSeverity.Warning);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = { value: c.id, target: vscode.Uri.parse(`command:engram.openMemory?${encodeURIComponent(JSON.stringify([c.id]))}`) };

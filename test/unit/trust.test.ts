@@ -4,7 +4,7 @@ import type { Lesson, MemoryEvent } from '../../src/core/types';
 import {
   PRIOR, RULE_MIN_LOWER_BOUND, PATTERN_MIN_EVIDENCE, REVALIDATION_MIN_GAP_MS,
   mean, lowerBound, update, effectiveConfidence, evaluatePromotion, evaluateDemotion, isDuplicateLesson,
-  planManualPromotion, planManualDemotion, validateCheck, workspaceEvidence,
+  planManualPromotion, planManualDemotion, validateCheck, workspaceEvidence, checkMatches,
 } from '../../src/core/trust';
 
 const DAY = 86_400_000;
@@ -279,5 +279,25 @@ describe('trust: manual steps and constraint checks', () => {
     const down = planManualDemotion(lesson({ maturity: 'rule' }));
     assert.ok(down.ok && down.transition.to === 'pattern');
     assert.ok(!planManualDemotion(lesson()).ok);
+  });
+});
+
+describe('trust: constraint check matching', () => {
+  it('finds every match with its span', () => {
+    const text = 'import x from "lodash";\nimport y from "lodash/fp";\nimport z from "ramda";\n';
+    const hits = checkMatches({ pattern: 'from "lodash' }, text);
+    assert.deepStrictEqual(hits.map(h => text.slice(h.start, h.end)), ['from "lodash', 'from "lodash']);
+    assert.strictEqual(hits[1].start, text.indexOf('from "lodash/fp'));
+  });
+
+  it('honours flags, ignores global/sticky ones, and caps the number of hits', () => {
+    assert.strictEqual(checkMatches({ pattern: 'TODO', flags: 'i' }, 'todo Todo TODO').length, 3);
+    assert.strictEqual(checkMatches({ pattern: 'TODO', flags: 'gy' }, 'x TODO TODO').length, 2);
+    assert.strictEqual(checkMatches({ pattern: 'a' }, 'a'.repeat(500), 50).length, 50);
+  });
+
+  it('terminates on patterns that can match empty text and returns nothing for invalid ones', () => {
+    assert.ok(checkMatches({ pattern: 'x*' }, 'abc').length <= 4);
+    assert.deepStrictEqual(checkMatches({ pattern: '(' }, 'abc'), []);
   });
 });
