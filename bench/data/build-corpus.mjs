@@ -117,6 +117,29 @@ function capture(c) {
   return result;
 }
 
+// --from-fixtures: rebuild the JSONL from the saved outputs (after editing texts) without rerunning tools.
+function load(tool, id) {
+  const d = join(fixtures, tool);
+  const out = {};
+  for (const k of ['a', 'b', 'noisy']) {
+    const p = join(d, `${id}.${k}.txt`);
+    if (!existsSync(p)) return undefined;
+    out[k] = readFileSync(p, 'utf8');
+  }
+  return out;
+}
+
+function outputsFor(c) {
+  if (!args.includes('--from-fixtures')) {
+    const outs = capture(c);
+    save(c.fixtureTool ?? c.tool, c.id, outs);
+    return outs;
+  }
+  const outs = load(c.fixtureTool ?? c.tool, c.id);
+  if (!outs) console.warn(`\n!! ${c.id}: no saved fixtures, skipped`);
+  return outs;
+}
+
 function save(tool, id, outs) {
   const d = join(fixtures, tool);
   mkdirSync(d, { recursive: true });
@@ -149,7 +172,9 @@ const SUFFIXES = [
 ];
 function addNoise(c, text) {
   const r = rng(c.id);
-  const pre = [PREFIXES[Math.floor(r() * PREFIXES.length)], PREFIXES[Math.floor(r() * PREFIXES.length)]].map(f => f(r)).join('');
+  const first = Math.floor(r() * PREFIXES.length);
+  const second = (first + 1 + Math.floor(r() * (PREFIXES.length - 1))) % PREFIXES.length; // two different kinds
+  const pre = [PREFIXES[first], PREFIXES[second]].map(f => f(r)).join('');
   const suf = SUFFIXES[Math.floor(r() * SUFFIXES.length)](r, c);
   return pre + text.trimEnd() + '\n' + suf;
 }
@@ -162,14 +187,14 @@ function lessonLine(c, id, raw, scope, fix, extra = {}) {
 }
 
 function main() {
-  mkdirSync(work, { recursive: true });
+  if (!args.includes('--from-fixtures')) mkdirSync(work, { recursive: true });
   const memories = [];
   const queries = [];
   const selected = only ? ALL.filter(c => c.id.startsWith(only)) : ALL;
   for (const c of selected) {
     process.stdout.write(`${c.id} `);
-    const outs = capture(c);
-    save(c.fixtureTool ?? c.tool, c.id, outs);
+    const outs = outputsFor(c);
+    if (!outs) continue;
     memories.push(lessonLine(c, c.id, outs.a, c.scope ?? ['**']));
     queries.push({ query: outs.b.trim(), expect: c.id, category: 'raw' });
     queries.push({ query: addNoise(c, outs.noisy), expect: c.id, category: 'noisy' });
@@ -182,8 +207,8 @@ function main() {
   }
   for (const t of only ? twinCases.filter(c => c.id.startsWith(only)) : twinCases) {
     process.stdout.write(`${t.id} `);
-    const outs = capture(t);
-    save(t.fixtureTool ?? t.tool, t.id, outs);
+    const outs = outputsFor(t);
+    if (!outs) continue;
     for (const side of t.twins) {
       const id = `${t.id}@${side.name}`;
       memories.push(lessonLine(t, id, outs.a, side.scope, side.fixApproach, { rootCause: side.rootCause }));
@@ -193,7 +218,7 @@ function main() {
   const ids = new Set(memories.map(m => JSON.parse(m).id));
   for (const q of questions) {
     if (only && !ids.has(q.expect)) continue;
-    if (!ids.has(q.expect)) throw new Error(`question expects unknown memory ${q.expect}`);
+    if (!ids.has(q.expect)) { console.warn(`!! question expects missing memory ${q.expect}`); continue; }
     queries.push({ query: q.query, expect: q.expect, category: q.lang });
   }
   if (!only) {
@@ -203,7 +228,7 @@ function main() {
   const counts = {};
   for (const q of queries) counts[q.category] = (counts[q.category] ?? 0) + 1;
   console.log(`\n${memories.length} memories, ${queries.length} queries`, counts);
-  if (!args.includes('--keep')) rmSync(work, { recursive: true, force: true });
+  if (!args.includes('--keep') && !args.includes('--from-fixtures')) rmSync(work, { recursive: true, force: true });
 }
 
 main();
