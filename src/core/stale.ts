@@ -40,17 +40,24 @@ function looksLikeSymbol(name: string): boolean {
   return /[a-z][A-Z]/.test(name) || /^[A-Z][a-z]+[A-Z]/.test(name) || /[A-Za-z]_[A-Za-z]/.test(name);
 }
 
-function textsOf(m: Memory): { prose: string[]; code: string[]; files: string[] } {
+/**
+ * Text whose file mentions make a memory depend on those files: its explanation. Paths in error output,
+ * triggers and code excerpts are incidental (a temp file, a build output, one of many files with the same
+ * error, or relative to another file): deleting one of them does not make the cause and fix wrong. When
+ * the code a memory is about is gone as a whole, its scope stops matching, and that is checked.
+ */
+function textsOf(m: Memory): { prose: string[]; code: string[] } {
   switch (m.kind) {
-    case 'lesson': return { prose: [m.errorText, m.rootCause, m.fixApproach], code: [], files: [] };
-    case 'episode': return { prose: [m.trigger, m.summary, m.resolution ?? '', ...m.lessonsLearned], code: [m.codeBefore ?? ''], files: m.files };
-    case 'fact': return { prose: [m.content], code: [], files: [] };
-    case 'rule': return { prose: [m.instruction], code: [], files: [] };
+    case 'lesson': return { prose: [m.rootCause, m.fixApproach], code: [] };
+    case 'episode': return { prose: [m.resolution ?? '', ...m.lessonsLearned], code: [m.codeBefore ?? ''] };
+    case 'fact': return { prose: [m.content], code: [] };
+    case 'rule': return { prose: [m.instruction], code: [] };
   }
 }
 
-/** Files, globs and symbols a memory names. Error text can name missing symbols by nature, so symbols come
- * only from explanations (backticks in root cause / fix) and declarations in the code excerpt. */
+/** Files, globs and symbols a memory depends on: its scope, paths and `backticked` identifiers in its
+ * explanation, and declarations in its code excerpt. Error text can name missing symbols and incidental
+ * files by nature, so it is not used. */
 export function extractRefs(m: Memory): StaleRefs {
   // State never mutates a memory in place (every event makes a new object), so the object is the revision.
   const cached = refsCache.get(m);
@@ -72,13 +79,11 @@ function computeRefs(m: Memory): StaleRefs {
     if (/[*?[{]/.test(s)) globs.add(s);
     else globs.add(s.replace(/\/$/, '')); // a bare file or folder: "has a match" covers both
   }
-  const { prose, code, files: named } = textsOf(m);
-  for (const f of named) { const c = cleanPath(f); if (c) files.add(c); }
-  for (const t of [...prose, ...code]) {
+  const { prose, code } = textsOf(m);
+  for (const t of prose) {
     for (const match of (t || '').matchAll(PATH_RE)) { const c = cleanPath(match[1]); if (c) files.add(c); }
   }
-  const explanations = m.kind === 'lesson' ? [m.rootCause, m.fixApproach] : prose;
-  for (const t of explanations) for (const match of (t || '').matchAll(BACKTICK_RE)) if (looksLikeSymbol(match[1])) symbols.add(match[1]);
+  for (const t of prose) for (const match of (t || '').matchAll(BACKTICK_RE)) if (looksLikeSymbol(match[1])) symbols.add(match[1]);
   for (const t of code) for (const match of (t || '').matchAll(DECL_RE)) { const n = match[1] ?? match[2]; if (n && looksLikeSymbol(n)) symbols.add(n); }
   return { files: [...files].sort(), globs: [...globs].sort(), symbols: [...symbols].sort() };
 }

@@ -31,7 +31,7 @@ function probe(files: string[], symbols?: Record<string, boolean | undefined>): 
 }
 
 describe('stale: references a memory names', () => {
-  it('finds relative paths in error text, root cause and fix, and scope globs', () => {
+  it('finds relative paths in the root cause and fix, and scope globs; not in the error text', () => {
     const m = lesson({
       scope: ['packages/web/**', 'src/legacy'],
       errorText: "src/api/client.ts(12,5): error TS2339: Property 'fetchUser' does not exist",
@@ -39,28 +39,29 @@ describe('stale: references a memory names', () => {
       fixApproach: 'import from packages/web/src/index.ts; see https://example.com/docs/a.ts and node_modules/foo/index.js',
     });
     const refs = extractRefs(m);
-    assert.deepStrictEqual(refs.files, ['packages/web/src/index.ts', 'src/api/client.ts', 'src/services/user.ts']);
+    // The error's own file is one place the error happened, not what the lesson depends on.
+    assert.deepStrictEqual(refs.files, ['packages/web/src/index.ts', 'src/services/user.ts']);
     assert.deepStrictEqual(refs.globs, ['packages/web/**', 'src/legacy']);
     // fetchUser is named by the error (missing by nature), so only the explanation's symbol counts.
     assert.deepStrictEqual(refs.symbols, ['UserService']);
   });
 
-  it('takes declarations from an episode\'s code excerpt and its touched files', () => {
+  it('takes declarations (not paths) from an episode\'s code excerpt, and paths from its lessons', () => {
     const e = {
       id: 'e1', kind: 'episode', owner: { scope: 'workspace' }, createdAt: NOW, updatedAt: NOW, accessCount: 0, importance: 0.5,
       source: 'captured', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
-      startedAt: NOW, trigger: 'boom', steps: [], toolsUsed: [], outcome: 'success', lessonsLearned: [], files: ['lib/a.py'], sourceIds: [],
-      summary: 'fixed', codeBefore: 'def parse_config(path):\n    return load(path)\nconst x = 1',
+      startedAt: NOW, trigger: 'boom in tmp/x/y.py', steps: [], toolsUsed: [], outcome: 'success', lessonsLearned: ['settings live in lib/conf/settings.py'],
+      files: ['lib/a.py'], sourceIds: [], summary: 'fixed', codeBefore: 'import "./lib/util.py"\ndef parse_config(path):\n    return load(path)\nconst x = 1',
     } as Episode;
     const refs = extractRefs(e);
-    assert.deepStrictEqual(refs.files, ['lib/a.py']);
+    assert.deepStrictEqual(refs.files, ['lib/conf/settings.py']);
     assert.deepStrictEqual(refs.symbols, ['parse_config']);
   });
 });
 
 describe('stale: checkStale', () => {
   it('reports a named file that was deleted', async () => {
-    const m = lesson({ rootCause: 'src/config/paths.ts exports the alias table' });
+    const m = lesson({ rootCause: 'src/config/paths.ts exports the alias table', errorText: 'dist/tmp/gone.js:3 TypeError' });
     assert.strictEqual(await checkStale(m, probe(['src/config/paths.ts']), 1000), undefined);
     assert.strictEqual(await checkStale(m, probe(['src/other.ts']), 1000), 'src/config/paths.ts no longer exists');
   });
