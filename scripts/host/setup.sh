@@ -30,6 +30,12 @@ quiet() {
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+# code-server's native modules build from source when it is not cached yet (node-gyp: g++, make, python3).
+if [ ! -x "$CACHE/code-server-$CS_VERSION/node_modules/.bin/code-server" ]; then
+  command -v g++ >/dev/null || need_apt+=(g++)
+  command -v make >/dev/null || need_apt+=(make)
+  command -v python3 >/dev/null || need_apt+=(python3)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     log "apt-get install ${need_apt[*]}"
