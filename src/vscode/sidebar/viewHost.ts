@@ -14,6 +14,8 @@ export interface ViewHostState {
   posted: HostMessage[];
   /** How many incoming messages were rejected as unknown or malformed. */
   rejected: number;
+  /** How many posted messages the webview accepted (postMessage resolved true). */
+  delivered: number;
 }
 
 export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -24,6 +26,7 @@ export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Dis
   private readyWaiters: (() => void)[] = [];
   private readonly posted: HostMessage[] = [];
   private rejected = 0;
+  private delivered = 0;
 
   constructor(
     protected readonly extensionUri: vscode.Uri,
@@ -62,7 +65,7 @@ export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Dis
   get isVisible(): boolean { return !!this.view?.visible; }
 
   testState(): ViewHostState {
-    return { resolved: !!this.view, ready: this.ready, visible: this.isVisible, posted: [...this.posted], rejected: this.rejected };
+    return { resolved: !!this.view, ready: this.ready, visible: this.isVisible, posted: [...this.posted], rejected: this.rejected, delivered: this.delivered };
   }
 
   /** Handles a raw message exactly as if the webview had sent it (also used by tests). */
@@ -89,7 +92,7 @@ export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Dis
     if (!this.view || !this.ready) return false;
     this.posted.push(msg);
     if (this.posted.length > 100) this.posted.splice(0, this.posted.length - 100);
-    void this.view.webview.postMessage(msg).then(undefined, e => this.logger.warn(`${this.kind} view: post failed: ${String(e)}`));
+    void this.view.webview.postMessage(msg).then(ok => { if (ok) this.delivered++; }, e => this.logger.warn(`${this.kind} view: post failed: ${String(e)}`));
     return true;
   }
 
