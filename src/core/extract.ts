@@ -139,7 +139,7 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
       continue;
     }
     if ((m = GCC.exec(t))) {
-      push(ctx.make(i, 'gcc', RANK.compiler, { message: m[5], file: m[1], line: +m[2], column: m[3] ? +m[3] : undefined, code: m[4] === 'fatal error' ? 'fatal' : undefined }));
+      push(ctx.make(i, 'gcc', RANK.compiler, { message: m[5], file: m[1], line: +m[2], column: m[3] ? +m[3] : undefined }));
       continue;
     }
     if ((m = GCC_DRIVER.exec(t))) {
@@ -402,7 +402,10 @@ class Scanner {
   frames(from: number, re: RegExp): string[] {
     const out: string[] = [];
     let k = from;
-    // Node may print the error object's own properties ({ code: ... }) after the frames; frames are contiguous.
+    // Node may continue the message first ("Did you mean to import ...", "Require stack:\n- /a.js").
+    for (let skip = 0; skip < 6 && k < this.lines.length && !re.test(this.lines[k]); skip++, k++) {
+      if (!/^(?:Did you mean|Require stack:|- \S|This file is being treated|To treat it as)/.test(this.lines[k].trim())) return out;
+    }
     for (; k < this.lines.length && re.test(this.lines[k]); k++) {
       if (out.length < MAX_FRAMES) out.push(this.lines[k].trim());
     }

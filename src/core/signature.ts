@@ -45,6 +45,9 @@ export function normaliseSignature(message: string, tool?: string, code?: string
     if (exc[3] && !code) c = exc[3];
     msg = exc[4] || exc[2];
   }
+  // Node's "Error: listen EADDRINUSE: ..." — the errno code says more than the class name.
+  const errno = /(?:^|\s)(E[A-Z]{3,}):/.exec(msg);
+  if (errno && (!c || /^(?:[A-Z]\w*)?Error$/.test(c))) c = errno[1];
   if (c === 'fatal' && t === 'gcc') c = undefined;
   if (t === 'javac' && /^symbol: /.test(detail)) detail = ''; // the symbol's name is not the cause
   const text = normaliseText(msg, t);
@@ -79,13 +82,13 @@ const TEMPLATES: [RegExp, string][] = [
   [/^\S+ is not defined\b.*$/, '<id> is not defined'],
   [/^\S+ is not iterable\b.*$/, '<id> is not iterable'],
   [/^(?:\S+ )?is not a function or its return value is not iterable$/, '<id> is not a function or its return value is not iterable'],
-  [/^incompatible types: (?:possible lossy conversion from )?\S+ (?:cannot be converted )?to \S+$/, 'incompatible types: <type> cannot be converted to <type>'],
+  [/^incompatible types: \S+ cannot be converted to \S+$/, 'incompatible types: <type> cannot be converted to <type>'],
   [/^incompatible types: possible lossy conversion from \S+ to \S+$/, 'incompatible types: possible lossy conversion'],
   [/^unreported exception \S+; must be caught or declared to be thrown$/, 'unreported exception <type>; must be caught or declared to be thrown'],
   [/^variable \S+ might not have been initialized$/, 'variable <id> might not have been initialized'],
   [/^variable \S+ is already defined in .*$/, 'variable <id> is already defined'],
   [/^cannot assign a value to final variable \S+$/, 'cannot assign a value to final variable <id>'],
-  [/^non-static (variable|method) \S+ cannot be referenced from a static context$/, 'non-static $1 <id> cannot be referenced from a static context'],
+  [/^non-static (?:variable|method) \S+ cannot be referenced from a static context$/, 'non-static member <id> cannot be referenced from a static context'],
   [/^(method|constructor) \S+ in (class|interface|enum|record) \S+ cannot be applied to given types;?$/, '$1 <id> in $2 <id> cannot be applied to given types'],
   [/^class \S+ is public, should be declared in a file named \S+$/, 'class <id> is public, should be declared in a file named <file>'],
   [/^package \S+ does not exist$/, 'package <id> does not exist'],
@@ -93,6 +96,7 @@ const TEMPLATES: [RegExp, string][] = [
   [/^The "?[\w.]+"? (argument|property) must be .*?\. Received .*$/, 'the <id> $1 must be of type <type>. received <value>'],
   [/^'?[\w-]+'? codec can't decode byte .*$/, '<id> codec cannot decode byte'],
   [/^'?[\w-]+'? codec can't encode character.*$/, '<id> codec cannot encode character'],
+  [/^Unsupported URL Type "([\w+-]+:)": .*$/, 'unsupported url type $1'],
   [/^Cannot invoke .* because .* is null$/, 'cannot invoke <id> because <id> is null'],
   [/^\[: .*: integer expression expected$/, '[: <value>: integer expression expected'],
   [/^(?:[\w.-]+: )?\S+: command not found$/, 'command not found'],
@@ -138,13 +142,14 @@ export function normaliseText(input: string, tool = 'generic'): string {
     .replace(/\b\d+(?:\.\d+)*\b/g, '<n>')
     // "1 argument was" vs "2 arguments were": the count is not the cause
     .replace(/<n> ([a-z]{2,}[^s\W])s\b/g, '<n> $1')
-    .replace(/\b(<n> [a-z]+) were\b/g, '$1 was');
+    .replace(/(<n> [a-z]+) were\b/g, '$1 was');
   if (tool === 'rustc') s = s.replace(/\bE\d{4}\b/g, '<code>');
   s = s
     // tool-specific tails that vary with the program, not the cause
     .replace(/\s*\{aka [^}]*\}/g, '')
     .replace(/[;.,]?\s*(?:did you mean|maybe you meant)\b.*$/i, '')
     .replace(/\s+token$/, '')
+    .replace(/\s*while parsing near .*$/i, '')
     .toLowerCase()
     .replace(/<(id|path|file|n|hex|ip|tmp|url)>(?:\s*(?:,|or|and)?\s*<\1>)+/g, '<$1>')
     .replace(/\s+/g, ' ')

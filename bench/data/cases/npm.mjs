@@ -78,7 +78,7 @@ export default [
   {
     ...base, id: 'npm-invalid-tag-name', project: ['notes-app', 'queue-worker'], errorCategory: 'manifest', tags: ['versions', 'package.json'],
     a: { 'package.json': pkg({ name: 'notes-app', dependencies: { 'left-pad': 'lat est' } }) },
-    b: { 'package.json': pkg({ name: 'queue-worker', dependencies: { bullmq: '5.x (see ADR-12)' } }) },
+    b: { 'package.json': pkg({ name: 'queue-worker', dependencies: { bullmq: 'latest stable' } }) },
     cmd: 'npm install --offline',
     rootCause: 'A dependency version in package.json is neither a semver range nor a valid dist-tag (a typo, a space, or a comment pasted into the version string).',
     fixApproach: 'Put a real range ("^5.0.0") or tag ("latest") in package.json; keep notes about versions in the README or ADR, not in the version field.',
