@@ -112,13 +112,17 @@ export function lessonTemplate(m: EpisodeMaterial): { rootCause: string; fixAppr
   if (t.source === 'terminal') {
     const cmd = t.command?.line ?? '?';
     const passing = t.fixedBy && t.fixedBy.line.trim() !== cmd.trim() ? ` (passing run: \`${t.fixedBy.line}\`)` : '';
+    // Files touched without a diff (created/deleted outside an editor) still say where the fix was.
+    const touched = t.files.length ? t.files.slice(0, 5).join(', ') : '';
     return {
       rootCause: main
         ? `\`${cmd}\` failed with "${msg}" because of code in ${main.file}${change ? ` that was changed: ${change}` : ''}${also}.`
-        : `\`${cmd}\` failed with "${msg}"; it passed again with no file change recorded (an external cause such as the environment or input).`,
+        : touched
+          ? `\`${cmd}\` failed with "${msg}"; it passed after changes to ${touched}.`
+          : `\`${cmd}\` failed with "${msg}"; it passed again with no file change recorded (an external cause such as the environment or input).`,
       fixApproach: main
         ? `Changed ${changedFiles(m.diffs)}${change ? `: ${change}` : ''}, then re-ran \`${cmd}\`${passing}.`
-        : `Re-ran \`${cmd}\`${passing}.`,
+        : touched ? `Changed ${touched}, then re-ran \`${cmd}\`${passing}.` : `Re-ran \`${cmd}\`${passing}.`,
     };
   }
   const where = t.file ? `${t.file}${t.error?.line !== undefined ? `:${t.error.line + 1}` : ''}` : 'the file';

@@ -210,8 +210,15 @@ export class EpisodeTracker {
     return this.dropFile(file, now, false);
   }
 
+  /** A deleted file ends its own episodes and is a step (a touched file) for the others. */
   deleted(file: string, now: number): TrackerEffect[] {
-    return this.dropFile(file, now, true);
+    const effects = this.dropFile(file, now, true);
+    for (const ep of this.episodes.values()) {
+      this.addStep(ep, { action: `delete ${file}`, result: 'deleted', at: now });
+      this.touch(ep, file);
+      ep.lastActivity = now;
+    }
+    return effects;
   }
 
   /** A terminal command finished. Non-zero opens (or continues) an episode; zero closes the same command's. */

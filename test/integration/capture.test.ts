@@ -270,14 +270,16 @@ suite('Capture', function () {
   test('memories shown during an episode get automatic outcomes: still_failed on a recurrence, prevented on the fix', async () => {
     const capture = a.services.capture!;
     const store = await a.services.store();
-    const lesson = (text: string): Lesson => ({
+    // Different signatures and fixes, so the store keeps them as two lessons (it merges duplicates).
+    const lesson = (text: string, signature: string): Lesson => ({
       id: newId('lesson'), kind: 'lesson', owner: { scope: 'workspace', workspace: a.services.workspaceId }, createdAt: Date.now(), updatedAt: Date.now(),
       accessCount: 0, importance: 0.5, source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
-      errorSignature: 'tsc:TS2304:cannot find name <id>', errorText: text, errorCategory: 'tsc:name', stack: ['typescript'],
+      errorSignature: signature, errorText: text, errorCategory: 'tsc:name', stack: ['typescript'],
       rootCause: text, fixApproach: text, evidence: [],
     });
-    const shownFirst = await store.record(lesson('outcome test: shown before the retry'));
-    const shownLater = await store.record(lesson('outcome test: shown before the fix'));
+    const shownFirst = await store.record(lesson('outcome test: shown before the retry', 'tsc:TS2304:cannot find name <id>'));
+    const shownLater = await store.record(lesson('outcome test: shown before the fix, remove the .fail marker', 'shell:exit:outcome-test'));
+    assert.notStrictEqual(shownFirst.id, shownLater.id);
     const marker = path.join(root(), '.fail');
     fs.writeFileSync(marker, '');
     const terminal = vscode.window.createTerminal({ name: 'engram-outcome-test', cwd: root(), shellPath: '/bin/bash' });

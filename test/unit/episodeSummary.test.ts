@@ -89,6 +89,13 @@ describe('episodeSummary', () => {
     assert.match(rootCause, /^`node scripts\/check\.js` failed with "Error: ENOENT: no such file or directory, open 'config\/settings\.json'" because of code in config\/settings\.json/);
     assert.match(fixApproach, /^Changed config\/settings\.json \(\+3 −0\): added `"port": 8080`, then re-ran `node scripts\/check\.js`\.$/);
 
+    const d = new EpisodeTracker({ newId: () => 'ep5' });
+    d.commandEnded({ id: 'r1', line: 'bash scripts/fail.sh', exitCode: 1, error: { key: 'tsc:TS2304:x', family: 'tsc:name', message: "Cannot find name 'missingThing'.", tool: 'tsc' } }, 0);
+    d.deleted('.fail', 5);
+    const fixed = d.commandEnded({ id: 'r2', line: 'bash scripts/fail.sh', exitCode: 0 }, 10).find(e => e.type === 'ended');
+    assert.ok(fixed && fixed.type === 'ended');
+    assert.strictEqual(lessonTemplate(material(fixed.episode, [])).fixApproach, 'Changed .fail, then re-ran `bash scripts/fail.sh`.');
+
     const f = new EpisodeTracker({ newId: () => 'ep4' });
     f.commandEnded({ id: 'r1', line: 'npm test', exitCode: 1, error: { key: 'k', family: 'f', message: 'boom', tool: 'node' } }, 0);
     const [gave] = f.end('ep4', 'failure', 5000, 'the CI image lacks libssl');

@@ -117,11 +117,15 @@ describe('episodeTracker', () => {
     assert.strictEqual(a.outcome, 'abandoned');
   });
 
-  it('a deleted file abandons its episode', () => {
+  it('a deleted file abandons its episode and is a touched file for the others', () => {
     const t = tracker();
     t.diagnostics('a.ts', [err('tsc:TS2322:x')], 0, OPEN);
     t.tick(4000);
+    t.commandEnded({ id: 'r1', line: 'bash scripts/fail.sh', exitCode: 1 }, 4000);
     assert.strictEqual(ended(t.deleted('a.ts', 5000))[0].resolution, 'file deleted');
+    const [cmd] = t.open();
+    assert.deepStrictEqual(cmd.files, ['a.ts']);
+    assert.deepStrictEqual(cmd.steps.map(s => s.action), ['run bash scripts/fail.sh', 'delete a.ts']);
   });
 
   it('several episodes open at once, for different files and commands', () => {

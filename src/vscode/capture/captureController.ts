@@ -287,7 +287,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
         feedback.push({ id, outcome: 'prevented', reason: `shown while ${triggerText(ep)} was being fixed; it was fixed`, file: ep.file });
       }
     }
-    this.services.logger.info(`episode ended (${ep.outcome}, ${ep.resolution ?? ''}): ${triggerText(ep)}`);
+    this.services.logger.info(`episode ended (${ep.outcome}, ${ep.resolution ?? ''}): ${triggerText(ep)}${feedback.length ? `; prevented for ${feedback.map(f => f.id).join(', ')}` : ''}`);
     this.finalizer.enqueue({
       tracked: ep, before, after, uris, codeBefore: ctx.codeBefore, domain: ctx.domain, feedback, written: { feedback: 0 },
     });
@@ -302,7 +302,10 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       ctx.judged.add(id);
       feedback.push({ id, outcome: 'still_failed', reason: `shown for ${triggerText(ep)}, but the same error came back` });
     }
-    if (feedback.length) this.finalizer.enqueue({ feedback, written: { feedback: 0 } });
+    if (feedback.length) {
+      this.services.logger.info(`episode ${ep.id} recurred: still_failed for ${feedback.map(f => f.id).join(', ')}`);
+      this.finalizer.enqueue({ feedback, written: { feedback: 0 } });
+    }
   }
 
   private onStorageError(e: unknown): void {
