@@ -20,7 +20,7 @@ import { nullLogger } from '../core/types';
 import type { Embedder } from './embedder';
 import { EventLog } from './eventLog';
 import { HashEmbedder } from './hashEmbedder';
-import { VectorIndex, type IndexItemInput } from './vectorIndex';
+import type { IndexItemInput, VectorIndex } from './vectorIndex';
 
 export interface StoreOptions {
   logger?: Logger;
@@ -76,6 +76,7 @@ export class MemoryStore {
   private readonly now: () => number;
   private writes: Promise<unknown> = Promise.resolve();
   private vectors?: VectorIndex;
+  private vectorsReady?: Promise<void>;
   private closed = false;
 
   private constructor(
@@ -102,7 +103,6 @@ export class MemoryStore {
     const store = new MemoryStore(dir, log, state, embedder, !opts.embedder, opts);
     store.warnings.push(...warnings);
     store.rebuildDerived();
-    if (opts.vectors !== false) await store.openVectors();
     return store;
   }
 
@@ -120,11 +120,27 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Vectors load on the first recall, not at open: the vector module (Vectra) is large, and commands that
+   * never recall (import, export, stats, forget) should not pay for it. Writes before then need no vector
+   * work, because sync() reconciles the index with the log when it loads. Hash vectors are kept in memory
+   * only (read-only index): recomputing them is cheaper than parsing them back from disk; a model's
+   * vectors are persisted.
+   */
+  private ensureVectors(): Promise<void> {
+    if (this.opts.vectors === false) return Promise.resolve();
+    // In the write queue, so no write lands between the sync and `this.vectors` being set.
+    this.vectorsReady ??= this.serial(() => this.openVectors());
+    return this.vectorsReady;
+  }
+
   private async openVectors(): Promise<void> {
     try {
-      const vi = await VectorIndex.open(path.join(this.dir, 'index'), { logger: this.logger, readOnly: this.opts.readOnly });
+      const { VectorIndex } = await import('./vectorIndex');
+      const readOnly = this.opts.readOnly || this.embedder.kind === 'hash';
+      const vi = await VectorIndex.open(path.join(this.dir, 'index'), { logger: this.logger, readOnly });
       const r = await vi.sync(this.state.all().map(vectorItem), this.embedder);
-      if (r?.warnings?.length) this.warnings.push(...r.warnings);
+      if (r?.warnings?.length && !readOnly) this.warnings.push(...r.warnings);
       this.vectors = vi;
     } catch (e) {
       // Vectors are derived and optional: recall still works on words and signatures.
@@ -152,7 +168,8 @@ export class MemoryStore {
 
   history(id: string): HistoryEntry[] { return this.state.history(id); }
 
-  recall(q: RecallQuery): Promise<RecallResult[]> {
+  async recall(q: RecallQuery): Promise<RecallResult[]> {
+    await this.ensureVectors();
     return this.engine.recall({ ...q, now: q.now ?? this.now() });
   }
 
@@ -174,7 +191,7 @@ export class MemoryStore {
     return {
       memories: all.length, byKind, byMaturity, quarantined, flagged,
       embedder: this.embedder.kind === 'hash' ? 'hash' : this.embedder.id,
-      vectors: this.vectors?.size ?? 0,
+      vectors: this.vectors?.size ?? 0, // 0 until the first recall loads them
       revision: this.state.revision,
       warnings: [...this.warnings],
     };
@@ -390,6 +407,7 @@ export class MemoryStore {
   }
 
   async rebuildIndex(opts: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<void> {
+    await this.ensureVectors();
     return this.serial(async () => {
       this.rebuildDerived();
       if (this.vectors) await this.vectors.rebuild(this.state.all().map(vectorItem), this.embedder, { onProgress: opts.onProgress, signal: opts.signal });
@@ -400,6 +418,7 @@ export class MemoryStore {
     if (this.closed) return;
     this.closed = true;
     await this.writes.catch(() => undefined);
+    await this.vectorsReady?.catch(() => undefined);
     this.listeners.clear();
     await this.vectors?.close();
     if (this.ownsEmbedder) await this.embedder.dispose();
