@@ -159,7 +159,6 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
         saved: file => this.apply(this.tracker.saved(file, Date.now())),
         closed: file => this.apply(this.tracker.closed(file, Date.now())),
         deleted: file => this.apply(this.tracker.deleted(file, Date.now())),
-        openEpisodeIds: () => this.tracker.open().map(e => e.id),
         logger,
       }, this.baselines),
       onConfigChange('capture', () => this.reconfigure()),

@@ -15,8 +15,6 @@ export interface EditorSink {
   saved(file: string): void;
   closed(file: string): void;
   deleted(file: string): void;
-  /** Ids of the episodes open right now (for baselines). */
-  openEpisodeIds(): string[];
   readonly logger: Logger;
 }
 
