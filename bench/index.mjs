@@ -18,7 +18,7 @@ if (process.argv[2] !== '--child') {
   const sizes = process.argv.slice(2).map(Number).filter(n => n > 0);
   const esbuild = require('esbuild');
   // Bundle the store sources the way esbuild.mjs does (packages external), so this measures current code.
-  const entry = join(root, 'out', 'bench', 'storeBench.js');
+  const entry = join(root, 'node_modules', '.cache', 'engram-bench', 'storeBench.js'); // out/ may be wiped by test builds
   await esbuild.build({
     stdin: {
       contents: `export { VectorIndex } from './src/store/vectorIndex';

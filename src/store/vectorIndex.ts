@@ -5,7 +5,7 @@
 // wrong dims, stale hashes) is rebuilt from the items the caller passes in, which come from the log.
 import * as fs from 'fs';
 import * as path from 'path';
-import { LocalIndex, type IndexItem } from 'vectra';
+import { LocalIndex, type IndexItem } from './vectraLite';
 import type { Logger } from '../core/types';
 import { nullLogger } from '../core/types';
 import { writeFileAtomic } from './atomicFile';

@@ -2,7 +2,7 @@
 // This storage gives every write the tmp + fsync + rename treatment; Vectra itself is unchanged.
 import * as fs from 'fs';
 import * as path from 'path';
-import { FileStorageUtilities, type FileDetails, type FileStorage, type ListFilesFilter } from 'vectra';
+import { FileStorageUtilities, type FileDetails, type FileStorage, type ListFilesFilter } from './vectraLite';
 import { writeFileAtomic } from './atomicFile';
 
 export class AtomicFileStorage implements FileStorage {

@@ -1,5 +1,5 @@
 // Shared by the store-*.test.ts files: fixtures, temp folders, and bundling the child process and the
-// embedding worker the way esbuild.mjs bundles them (into out/, so node_modules resolves).
+// embedding worker the way esbuild.mjs bundles them.
 import { createRequire } from 'module';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -7,6 +7,7 @@ import * as path from 'path';
 import type { Fact, Memory } from '../../src/core/types';
 
 export const repoRoot = process.cwd();
+export const bundleDir = path.join(repoRoot, 'node_modules', '.cache', 'engram-store-test');
 
 export function testMemory(id: string, content: string): Memory {
   const m: Fact = {
@@ -32,11 +33,14 @@ export function allBytes(dir: string): string {
   return out;
 }
 
-/** Bundles a TS entry like esbuild.mjs does (packages external) into out/store-test/. */
+/**
+ * Bundles a TS entry like esbuild.mjs does (packages external). Output goes to node_modules/.cache, not
+ * out/: `esbuild.mjs --tests` wipes out/ while other suites may be running, and node_modules resolves from there.
+ */
 export async function bundle(entry: string, name: string): Promise<string> {
   // Resolved from the repo, not from wherever this test bundle was written.
   const esbuild = createRequire(path.join(repoRoot, 'package.json'))('esbuild') as typeof import('esbuild');
-  const outfile = path.join(repoRoot, 'out', 'store-test', `${name}.js`);
+  const outfile = path.join(bundleDir, `${name}.js`);
   await esbuild.build({
     entryPoints: [path.join(repoRoot, entry)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'], packages: 'external', logLevel: 'warning',
