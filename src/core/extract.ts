@@ -83,6 +83,9 @@ const WRAPPERS: RegExp[] = [
   /^compilation terminated\.$/,
   /^\d+ errors?$/,
 ];
+// Cheap gate before the per-format patterns: a line that contains none of these cannot start an
+// error, so the long tail of build noise costs one scan per line.
+const MAY_START = /rror|ERR|atal|FATAL|xception|Traceback|Warning|Interrupt|Exit|Iteration|undefined reference|multiple definition|cannot find|not found|No such file|denied|Is a directory|Not a directory|File exists|unbound|ubstitution|redirect|arguments|expected|cannot execute|interpreter|terminated|FAILED|●|^E\s|^npm |^\s+\d+\) /;
 const GENERIC = /^\s*(?:\[?(?:ERROR|FATAL|error|fatal|Error)\]?[:!]\s+)(.+)$/;
 
 /** Extracts every recognisable error from raw output, in order of appearance (wrappers included, flagged). */
@@ -121,7 +124,7 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
   for (let i = 0; i < lines.length && out.length < limit; i++) {
     const line = lines[i];
     const t = line.trim();
-    if (!t) continue;
+    if (!t || !MAY_START.test(line)) continue;
     let m: RegExpExecArray | null;
 
     if (PY_TRACEBACK.test(t)) { inPyTraceback = i; continue; }
