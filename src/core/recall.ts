@@ -22,6 +22,12 @@ export interface RecallDeps {
   embedQuery?: (text: string) => Promise<Float32Array | undefined>;
   isStale?: (m: Memory) => string | undefined;
   defaultOwners?: OwnerScope[];
+  /**
+   * Rescore-only vectors: cosine for the candidates that signatures and words found, without scanning
+   * every vector. For the model-free hash embedder, whose vectors see the same words BM25 sees, a full
+   * scan finds nothing new and costs most of the query time.
+   */
+  vectorOf?: (id: string) => Float32Array | undefined;
 }
 
 export const DEFAULT_K = 5;
@@ -91,13 +97,18 @@ export class RecallEngine {
       c.terms = h.terms;
     }
 
-    // 3. Meaning (vectors), when an embedder is available.
-    if (this.deps.vectors && this.deps.embedQuery && text.trim()) {
-      const v = await this.deps.embedQuery(text).catch(() => undefined);
-      if (v) for (const h of this.deps.vectors.search(v, poolSize)) if (h.score > 0) cand(h.id).cos = h.score;
+    // 3. Meaning (vectors), when an embedder is available: a full search, or a rescore of the candidates.
+    const { vectors, embedQuery, vectorOf } = this.deps;
+    const hasVectors = !!embedQuery && (!!vectors || !!vectorOf);
+    if (hasVectors && text.trim()) {
+      const v = await embedQuery!(text).catch(() => undefined);
+      if (v && vectors) {
+        for (const h of vectors.search(v, poolSize)) if (h.score > 0) cand(h.id).cos = h.score;
+      } else if (v && vectorOf) {
+        for (const c of cands.values()) { const w = vectorOf(c.id); if (w) c.cos = Math.max(0, cosine(v, w)); }
+      }
     }
 
-    const hasVectors = !!this.deps.vectors && !!this.deps.embedQuery;
     // Many memories share the same globs: match each distinct scope against the file once per query.
     const scopeMemo = new Map<string, { ok: boolean; spec: number }>();
     const scopeOf = (m: Memory) => {
@@ -317,6 +328,13 @@ export function unindexSignature(map: Map<string, Set<string>>, m: Memory): void
   const set = map.get(key);
   set?.delete(m.id);
   if (set && !set.size) map.delete(key);
+}
+
+function cosine(a: Float32Array, b: Float32Array): number {
+  const n = Math.min(a.length, b.length);
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < n; i++) { dot += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 function clamp01(x: number): number { return x < 0 ? 0 : x > 1 ? 1 : x; }

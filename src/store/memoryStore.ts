@@ -113,7 +113,12 @@ export class MemoryStore {
       get state() { return self.state; },
       lexical: this.lexical,
       bySignature: this.bySignature,
-      get vectors() { return self.vectors; },
+      // A model's vectors are searched in full; hash vectors only rescore what words and signatures found.
+      get vectors() { return self.embedder.kind === 'hash' ? undefined : self.vectors; },
+      get vectorOf() {
+        const vi = self.vectors;
+        return self.embedder.kind === 'hash' && vi ? (id: string) => vi.vectorOf(id) : undefined;
+      },
       get embedQuery() {
         return self.vectors ? async (text: string) => (await self.embedder.embed([text]))[0] : undefined;
       },
