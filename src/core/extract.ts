@@ -430,13 +430,13 @@ class Scanner {
     return /^(?:\w+\.)*\w*(?:Error|Exception)(?::|$)/.test(this.lines[i]) && /^(ModuleNotFoundError|ImportError|IndentationError|TabError)/.test(this.lines[i]);
   }
 
+  /** Node prints the error's own properties after the frames: `{ code: 'MODULE_NOT_FOUND', ... }`. */
   nodeCodeProp(from: number): string | undefined {
-    for (let k = from; k < this.lines.length && k < from + 40; k++) {
+    for (let k = from; k < this.lines.length && k < from + 60; k++) {
       const l = this.lines[k];
       const m = NODE_CODE_PROP.exec(l);
       if (m) return m[1];
-      if (/^\S/.test(l) && !/^[{}]/.test(l)) return undefined;
-      if (/^}/.test(l)) return undefined;
+      if (/^Node\.js v\d/.test(l) || (k > from && NODE_ERR.test(l) && !/^\s/.test(l))) return undefined;
     }
     return undefined;
   }

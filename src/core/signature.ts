@@ -26,9 +26,9 @@ export function signatureOf(raw: string, opts?: ExtractOptions): Signature | und
  */
 export function normaliseSignature(message: string, tool?: string, code?: string): Signature {
   let msg = sanitizeText(message ?? '').trim();
-  // The first line carries the cause; follow-up lines are detail (tsc elaboration, javac symbol...)
+  // The first line carries the cause; follow-up lines are detail that varies per program
+  // (tsc elaboration, javac "symbol: variable x").
   const nl = msg.indexOf('\n');
-  let detail = nl >= 0 ? msg.slice(nl + 1) : '';
   msg = (nl >= 0 ? msg.slice(0, nl) : msg).slice(0, MAX_MESSAGE);
   const parsed = parsePrefix(msg);
   msg = parsed.rest;
@@ -41,15 +41,13 @@ export function normaliseSignature(message: string, tool?: string, code?: string
   // Python/Node print "ExceptionName: message": the name is the code, the rest the text.
   const exc = /^((?:[\w$]+\.)*((?:[A-Z][\w$]*)?(?:Error|Exception)))(?: \[([A-Z][A-Z0-9_]+)\])?: ?(.*)$/.exec(msg);
   if (exc) {
-    c = c && c !== exc[2] ? c : exc[3] ?? exc[2];
-    if (exc[3] && !code) c = exc[3];
+    // An explicit code wins; then Node's [ERR_X]; then a code read from the prefix; then the class.
+    if (!code) c = exc[3] ?? c ?? exc[2];
     msg = exc[4] || exc[2];
   }
   // Node's "Error: listen EADDRINUSE: ..." — the errno code says more than the class name.
   const errno = /(?:^|\s)(E[A-Z]{3,}):/.exec(msg);
   if (errno && (!c || /^(?:[A-Z]\w*)?Error$/.test(c))) c = errno[1];
-  if (c === 'fatal' && t === 'gcc') c = undefined;
-  if (t === 'javac' && /^symbol: /.test(detail)) detail = ''; // the symbol's name is not the cause
   const text = normaliseText(msg, t);
   const family = familyOf(t, c, text);
   const words = meaningWords(text, c);

@@ -11,6 +11,7 @@ const REAL: Record<string, Expect> = {
   'tsc/tsc-esm-extension.a': { tool: 'tsc', code: 'TS2835', message: /Relative import paths need explicit file extensions/, file: 'src/index.ts', line: 1 },
   'tsc/tsc-implicit-any-param.a': { tool: 'tsc', code: 'TS7006', message: /Parameter 'items' implicitly has an 'any' type/, file: 'src/total.ts', line: 1 },
   'node/node-esm-missing-extension.a': { tool: 'node', code: 'ERR_MODULE_NOT_FOUND', message: /^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '.*mailer' imported from/, frames: true },
+  'node/node-cjs-relative-path.a': { tool: 'node', code: 'MODULE_NOT_FOUND', message: /^Error: Cannot find module '\.\/lib\/helpers'$/, file: '/home/dev/shop-api/src/app.js', line: 1, frames: true },
   'node/node-eaddrinuse.a': { tool: 'node', code: 'EADDRINUSE', message: /listen EADDRINUSE: address already in use :::38471/, file: '/home/dev/shop-api/src/server.js', line: 5, frames: true },
   'node/node-enoent-cwd.a': { tool: 'node', code: 'ENOENT', message: /ENOENT: no such file or directory, open 'templates\/report.html'/, file: '/home/dev/reporting/scripts/report.js', line: 2 },
   'node/node-cjs-named-vs-default.a': { tool: 'node', code: 'TypeError', message: /^TypeError: fetchJson is not a function$/, file: '/home/dev/crawler/index.js', line: 2 },
