@@ -4,16 +4,19 @@ import type { Memory } from './types';
 
 /** Caps the indexed text: a pasted log must not dominate BM25 length normalisation or the embedder. */
 const MAX_CHARS = 4000;
+/** Error output beyond this is usually boilerplate (usage text, repeated frames); head and tail carry the cause. */
+const ERROR_TEXT_CHARS = 1500;
 
 export function memoryText(m: Memory): string {
   const parts: (string | undefined)[] = [];
   switch (m.kind) {
     case 'lesson':
-      parts.push(m.errorText, signatureText(m.errorSignature), m.errorCategory, m.rootCause, m.fixApproach, m.stack.join(' '));
+      // Cause and fix first: a long pasted log (npm usage text) must not push them past the cap.
+      parts.push(m.rootCause, m.fixApproach, signatureText(m.errorSignature), m.errorCategory, m.stack.join(' '), bounded(m.errorText, ERROR_TEXT_CHARS));
       break;
     case 'episode':
-      parts.push(m.summary, m.trigger, m.goal, m.domain, m.resolution, ...m.lessonsLearned,
-        signatureText(m.errorSignature), m.toolsUsed.join(' '),
+      parts.push(m.summary, m.goal, m.domain, m.resolution, ...m.lessonsLearned,
+        signatureText(m.errorSignature), m.toolsUsed.join(' '), bounded(m.trigger, ERROR_TEXT_CHARS),
         ...m.steps.slice(0, 20).map(s => `${s.action} ${s.result}`));
       break;
     case 'fact':
@@ -26,6 +29,12 @@ export function memoryText(m: Memory): string {
   parts.push(m.tags.join(' '));
   const text = parts.filter(p => p && p.trim()).join('\n');
   return text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
+}
+
+function bounded(s: string | undefined, max: number): string | undefined {
+  if (!s || s.length <= max) return s;
+  const head = Math.floor(max * 0.7);
+  return s.slice(0, head) + '\n' + s.slice(s.length - (max - head));
 }
 
 /** The normalised signature key a memory is filed under, if any (lessons and error episodes). */
