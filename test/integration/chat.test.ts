@@ -1,10 +1,12 @@
 // @memory's handler, called directly with a recording response stream (this host has no language model,
 // so the chat UI never calls participants). Checks what a user would see streamed.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Fact, Rule } from '../../src/core/types';
 import { createChatHandler, followupProvider, type ChatResultMetadata } from '../../src/vscode/chat/participant';
-import { engram, seedLesson, seedRule, token } from './surfaceHelpers';
+import { engram, EXTENSION_ID, seedLesson, seedRule, token } from './surfaceHelpers';
 
 interface Recorded { markdown: string; buttons: vscode.Command[]; references: vscode.Uri[]; progress: string[] }
 
@@ -149,5 +151,38 @@ suite('@memory chat participant', () => {
     const cts = new vscode.CancellationTokenSource();
     const f = (await followupProvider.provideFollowups(result, { history: [] }, cts.token)) ?? [];
     assert.ok(f.some(x => x.command === 'lessons'));
+  });
+
+  test('records Korean and English transcripts for test/e2e/chat.e2e.mjs', async () => {
+    const api = await engram();
+    await seedLesson(api, {
+      errorText: "Error [ERR_MODULE_NOT_FOUND]: Cannot find module 'lodash-es' imported from /app/src/util.js",
+      rootCause: 'Tried pinning lodash-es to 4.17.20: the error stayed, the version was never the problem',
+      fixApproach: 'pin lodash-es@4.17.20', scope: [],
+    }, { outcome: 'failure' });
+    const dir = process.env.ENGRAM_TRANSCRIPT_DIR
+      ?? path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'test-results', 'chat');
+    fs.mkdirSync(dir, { recursive: true });
+    const questions: [string, string][] = [
+      ['en', "Why does the build fail with Cannot find module 'lodash-es'?"],
+      ['ko', 'lodash-es 모듈을 찾을 수 없다는 오류가 나요. 어떻게 고치나요?'],
+    ];
+    for (const [lang, q] of questions) {
+      const { rec } = await ask(q);
+      assert.ok(plain(rec.markdown).includes(marker), `${lang}: memory missing`);
+      assert.match(plain(rec.markdown), /Past failures to avoid/);
+      const doc = [
+        '<!-- Recorded in the extension host by calling the @memory request handler directly: this host has no',
+        'language model, so its chat UI never calls participants. Below the rule is exactly the markdown the participant streamed. -->',
+        `**You:** @memory ${q}`,
+        '',
+        '---',
+        '',
+        rec.markdown,
+        '',
+        rec.references.length ? `_References: ${rec.references.map(u => path.basename(u.fsPath)).join(', ')}_` : '',
+      ].join('\n');
+      fs.writeFileSync(path.join(dir, `transcript-${lang}.md`), doc);
+    }
   });
 });
