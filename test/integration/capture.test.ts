@@ -332,4 +332,40 @@ suite('Capture', function () {
     }
     await waitFor('the limitation to clear once that terminal is gone', () => capture.terminalLimitation === undefined || undefined, 10_000);
   });
+  test('files under engram.capture.exclude (secrets/**) never become episodes', async () => {
+    const capture = a.services.capture!;
+    const file = 'src/secrets/leaky.ts';
+    const uri = vscode.Uri.file(path.join(root(), file));
+    fs.mkdirSync(path.dirname(uri.fsPath), { recursive: true });
+    fs.writeFileSync(uri.fsPath, `export const apiToken: number = '${GITHUB_TOKEN}';\n`);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await waitFor('the type error in the excluded file', () => errors(uri).find(d => codeOf(d) === '2322'), 120_000);
+    // Past the threshold an episode would have opened for any other file.
+    await new Promise(r => setTimeout(r, NOISE_THRESHOLD_MS + 1000));
+    await capture.flush();
+    assert.deepStrictEqual(capture.openEpisodes().filter(e => e.file === file), []);
+    assert.ok(!(await storedEpisodes(a)).some(e => e.files.includes(file)), 'an excluded file was captured');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('opening a file with errors recalls memories for its error messages (proactive recall)', async () => {
+    const services = a.services;
+    const calls: { text: string; file?: string }[] = [];
+    const original = services.recall;
+    services.recall = async q => { calls.push({ text: q.text, file: q.file }); return original.call(services, q); };
+    try {
+      const uri = vscode.Uri.file(path.join(root(), 'src/capture-proactive.ts'));
+      fs.writeFileSync(uri.fsPath, "export const port: number = 'eight thousand';\n");
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      await waitFor('TS2322 in src/capture-proactive.ts', () => errors(uri).find(d => codeOf(d) === '2322'), 120_000);
+      // Switching away and back is what a user does; each activation with errors may recall (debounced).
+      await vscode.commands.executeCommand('workbench.action.files.newUntitledFile');
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      const call = await waitFor('a proactive recall for src/capture-proactive.ts', () => calls.find(c => c.file === 'src/capture-proactive.ts'));
+      assert.match(call.text, /Type 'string' is not assignable to type 'number'/);
+    } finally {
+      services.recall = original;
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
 });
