@@ -20,8 +20,8 @@ function niceMax(n: number): number {
 }
 
 /** Stacked bars: episodes per week, one segment per outcome. */
-export function weeklyOutcomes(data: InsightsData): SVGSVGElement {
-  const W = 320, H = 150, left = 26, right = 6, top = 8, bottom = 22;
+export function weeklyOutcomes(data: InsightsData, W = 300): SVGSVGElement {
+  const H = 150, left = 24, right = 6, top = 8, bottom = 20;
   const weeks = data.weeks;
   const totals = weeks.map(w => OUTCOME_ORDER.reduce((s, o) => s + w.counts[o], 0));
   const max = niceMax(Math.max(0, ...totals));
@@ -48,7 +48,9 @@ export function weeklyOutcomes(data: InsightsData): SVGSVGElement {
       root.append(svg('rect', { x, y, width: barW, height: Math.max(0.5, hgt), class: `seg outcome-${o}`, rx: 1 },
         svg('title', {}, `Week of ${day(w.weekStart)}: ${n} ${o}`)));
     }
-    if (i % Math.ceil(weeks.length / 6) === 0 || i === weeks.length - 1) {
+    // Label every few weeks counted back from the current one, so the newest week always has a date.
+    const every = Math.max(1, Math.ceil(weeks.length / Math.max(2, Math.floor((W - left) / 60))));
+    if ((weeks.length - 1 - i) % every === 0) {
       root.append(svg('text', { x: x + barW / 2, y: H - 6, class: 'axis', 'text-anchor': 'middle' }, day(w.weekStart)));
     }
   });
@@ -56,32 +58,35 @@ export function weeklyOutcomes(data: InsightsData): SVGSVGElement {
 }
 
 /** Horizontal bars: the most recurrent error signatures. */
-export function recurrentSignatures(data: InsightsData): SVGSVGElement {
+export function recurrentSignatures(data: InsightsData, W = 300): SVGSVGElement {
   const rows = data.signatures;
-  const rowH = 26, W = 320, H = Math.max(1, rows.length) * rowH + 4;
+  const rowH = 30, H = Math.max(1, rows.length) * rowH + 4;
   const label = `Most recurrent errors: ${rows.map(r => `${r.label} (${r.count})`).join('; ')}.`;
   const root = chartRoot(W, H, label);
   const max = Math.max(1, ...rows.map(r => r.count));
   rows.forEach((r, i) => {
     const y = i * rowH + 2;
-    const text = r.label.length > 58 ? r.label.slice(0, 57) + '…' : r.label;
-    root.append(svg('text', { x: 0, y: y + 9, class: 'bar-label' }, text, svg('title', {}, r.label)));
+    const fit = Math.max(12, Math.floor(W / 6.2));
+    const text = r.label.length > fit ? r.label.slice(0, fit - 1) + '…' : r.label;
+    root.append(svg('text', { x: 0, y: y + 11, class: 'bar-label' }, text, svg('title', {}, r.label)));
     const w = Math.max(2, ((W - 30) * r.count) / max);
-    root.append(svg('rect', { x: 0, y: y + 13, width: w, height: 8, rx: 2, class: 'hbar' }, svg('title', {}, `${r.label}: ${r.count}`)));
-    root.append(svg('text', { x: w + 4, y: y + 20, class: 'axis' }, String(r.count)));
+    root.append(svg('rect', { x: 0, y: y + 16, width: w, height: 9, rx: 2, class: 'hbar' }, svg('title', {}, `${r.label}: ${r.count}`)));
+    root.append(svg('text', { x: w + 4, y: y + 24, class: 'axis' }, String(r.count)));
   });
   return root;
 }
 
 /** Step line: promotions so far, over time. */
-export function promotionsOverTime(data: InsightsData): SVGSVGElement {
+export function promotionsOverTime(data: InsightsData, W = 300): SVGSVGElement {
   const pts = data.promotions;
-  const W = 320, H = 120, left = 26, right = 8, top = 8, bottom = 22;
+  const H = 120, left = 24, right = 8, top = 8, bottom = 20;
   const counts: Record<string, number> = {};
   for (const p of pts) counts[p.to] = (counts[p.to] ?? 0) + 1;
   const label = `${pts.length} promotions${pts.length ? ` since ${day(pts[0].at)}: ${Object.entries(counts).map(([k, v]) => `${v} to ${k}`).join(', ')}` : ''}.`;
   const root = chartRoot(W, H, label);
-  const t0 = pts.length ? pts[0].at : data.now - 86_400_000;
+  // Same window as the weekly chart at least, so a burst of promotions today is a step, not a wall.
+  const windowStart = data.weeks.length ? data.weeks[0].weekStart : data.now - 84 * 86_400_000;
+  const t0 = Math.min(pts.length ? pts[0].at : windowStart, windowStart);
   const t1 = Math.max(data.now, t0 + 1);
   const max = niceMax(Math.max(1, pts.length));
   const plotW = W - left - right, plotH = H - top - bottom;
@@ -107,5 +112,5 @@ export function timeSavedLabel(data: InsightsData): string {
   const t = data.timeSaved;
   if (!t.prevented) return 'No prevented errors recorded yet.';
   return `≈ ${duration(t.totalMs)} saved by ${t.prevented} prevented ${t.prevented === 1 ? 'error' : 'errors'}` +
-    (t.unestimated ? ` (${t.unestimated} without a timed episode, not counted)` : '');
+    (t.unestimated ? ` (${t.unestimated} without a timed episode, not counted).` : '.');
 }

@@ -8,12 +8,22 @@ import { send } from './vscodeApi';
 
 export class InsightsApp {
   private readonly body: HTMLElement;
+  private data?: InsightsData;
+  private drawnWidth = 0;
 
   constructor(private readonly root: HTMLElement) {
     this.body = h('main', { class: 'insights', attrs: { 'aria-live': 'polite' } });
     root.replaceChildren(this.body);
     root.removeAttribute('aria-busy');
     this.body.append(loading());
+    // Charts are drawn at the view's real width (1 SVG unit = 1 px) so text stays readable; redraw on resize.
+    new ResizeObserver(() => {
+      if (this.data && Math.abs(this.chartWidth() - this.drawnWidth) > 16) this.render(this.data);
+    }).observe(this.body);
+  }
+
+  private chartWidth(): number {
+    return Math.max(200, Math.min(900, this.body.clientWidth - 24));
   }
 
   handle(msg: HostMessage): void {
@@ -34,6 +44,8 @@ export class InsightsApp {
   }
 
   private render(d: InsightsData): void {
+    this.data = d;
+    const W = this.drawnWidth = this.chartWidth();
     const t = d.totals;
     if (!t.memories) {
       this.body.replaceChildren(h('div', { class: 'state state-empty' },
@@ -57,11 +69,11 @@ export class InsightsApp {
       ...(['success', 'partial', 'failure', 'abandoned'] as const).map(o => h('li', {}, h('span', { class: `swatch outcome-${o}` }), h('span', { text: o }))));
 
     const sections: Node[] = [stats,
-      card('Episodes per week', `By outcome, last ${d.weeks.length} weeks`, weeklyOutcomes(d), legend)];
+      card('Episodes per week', `By outcome, last ${d.weeks.length} weeks`, weeklyOutcomes(d, W), legend)];
     sections.push(d.signatures.length
-      ? card('Most recurrent errors', 'Episodes per error signature', recurrentSignatures(d))
+      ? card('Most recurrent errors', 'Episodes per error signature', recurrentSignatures(d, W))
       : card('Most recurrent errors', 'No recurring errors yet.', h('div')));
-    sections.push(card('Promotions over time', d.promotions.length ? 'Memories that earned a higher maturity' : 'No promotions yet: memories are promoted as they keep helping.', promotionsOverTime(d)));
+    sections.push(card('Promotions over time', d.promotions.length ? 'Memories that earned a higher maturity' : 'No promotions yet: memories are promoted as they keep helping.', promotionsOverTime(d, W)));
     const rows = saved.rows.length
       ? h('table', { class: 'saved' },
         h('thead', {}, h('tr', {}, h('th', { text: 'Error' }), h('th', { text: 'Prevented' }), h('th', { text: 'Median fix' }))),

@@ -27,6 +27,8 @@ export class MemoriesApp {
   private readonly expanded = new Set<string>();
   private readonly collapsed = new Set<string>();
   private readonly details = new Map<string, { details?: MemoryDetails; error?: string }>();
+  /** Details asked for since this webview loaded (expanded rows restored from saved state need one too). */
+  private readonly requested = new Set<string>();
   private readonly pendingForget = new Map<string, { title: string; deadline: number; bar: HTMLElement }>();
   private readonly roving: RovingList;
   private readonly input: HTMLInputElement;
@@ -189,7 +191,10 @@ export class MemoriesApp {
       const row = renderMemoryRow(m, id, this.now, this.expanded.has(m.id));
       row.querySelector('.row-head')!.addEventListener('click', () => this.toggleRow(row));
       ui.list.append(row);
-      if (this.expanded.has(m.id)) this.fillDetails(row);
+      if (this.expanded.has(m.id)) {
+        this.fillDetails(row);
+        if (!this.requested.has(m.id)) { this.requested.add(m.id); send({ type: 'details', id: m.id }); }
+      }
     }
   }
 
@@ -236,6 +241,7 @@ export class MemoriesApp {
     if (open) {
       this.fillDetails(row);
       // Always fetch fresh details (history changes with every action); the cached copy shows meanwhile.
+      this.requested.add(id);
       send({ type: 'details', id });
     }
     this.persist();

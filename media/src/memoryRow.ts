@@ -1,7 +1,7 @@
 // One memory as a list row, and its expanded details. Every string from a memory goes in as text.
 import type { MemoryDetails, MemoryView, OpenEpisodeItem, StepView } from '../../src/vscode/sidebar/protocol';
 import { h, icon, iconButton, textButton } from './dom';
-import { age, dateTime, plural } from './format';
+import { age, dateTime, day, plural } from './format';
 import { send } from './vscodeApi';
 
 const KIND_ICON: Record<MemoryView['kind'], string> = { lesson: 'lightbulb', episode: 'history', fact: 'note', rule: 'law' };
@@ -104,7 +104,7 @@ export function renderDetails(container: HTMLElement, kind: MemoryView['kind'], 
   if (d.episodes.length) {
     container.append(block(d.episodes.length === 1 ? 'Source episode' : 'Source episodes',
       ...d.episodes.map(e => h('details', { class: 'episode' },
-        h('summary', {}, h('span', { text: e.title || e.id }), h('span', { class: 'muted', text: ` · ${e.outcome ?? ''}${e.startedAt ? ' · ' + dateTime(e.startedAt) : ''}` })),
+        h('summary', {}, h('span', { text: e.title || e.id }), h('span', { class: 'muted', text: ` · ${e.outcome ?? ''}${e.startedAt ? ' · ' + day(e.startedAt) : ''}` })),
         e.steps.length ? stepsList(e.steps) : h('div', { class: 'muted', text: 'No steps recorded.' }),
         e.files.length ? h('div', { class: 'muted', text: `Files: ${e.files.join(', ')}` }) : null))));
   }

@@ -66,10 +66,13 @@ const ENGRAM_ICON = '.part.activitybar .action-item [aria-label^="Engram"], .par
 async function viewFrame(page, title, { timeout = 60_000 } = {}) {
   const pane = page.locator('.pane', { has: page.locator(`.pane-header[aria-label^="${title} Section"]`) }).first();
   await pane.waitFor({ timeout });
-  if (!((await pane.getAttribute('class')) ?? '').includes('expanded')) await pane.locator('.pane-header').click();
+  // The command that shows the view may still be expanding it: give it a moment before clicking.
+  const expanded = page.locator('.pane.expanded', { has: page.locator(`.pane-header[aria-label^="${title} Section"]`) }).first();
+  if (!(await expanded.waitFor({ timeout: 5_000 }).then(() => true, () => false))) await pane.locator('.pane-header').click();
+  await expanded.waitFor({ timeout });
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
-    const body = await pane.locator('.pane-body').boundingBox();
+    const body = await pane.locator('.pane-body').boundingBox({ timeout: 5_000 }).catch(() => null);
     for (const el of body ? await page.locator('iframe.webview').elementHandles() : []) {
       const box = await el.boundingBox();
       if (!box || box.width < 2 || box.height < 2) continue;

@@ -52,6 +52,14 @@ export class MemoriesView extends ViewHost {
   }
 
   private async dispatch(msg: WebviewMessage): Promise<void> {
+    await this.act(msg);
+    // Actions add history: an expanded row shows it at once.
+    if (msg.type === 'feedback' || msg.type === 'pin' || msg.type === 'promote' || msg.type === 'demote' || msg.type === 'restore') {
+      await this.details(msg.id);
+    }
+  }
+
+  private async act(msg: WebviewMessage): Promise<void> {
     switch (msg.type) {
       case 'ready': return this.onReady();
       case 'search': return this.search(msg.query);
