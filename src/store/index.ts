@@ -4,6 +4,13 @@ export type { StoreOptions, StoreStats, ImportReport, ImportLinesOptions } from 
 export type { CleanupPolicy } from '../core/expiry';
 export type { Embedder } from './embedder';
 export { HashEmbedder } from './hashEmbedder';
+export {
+  TransformersEmbedder, EmbedderUnavailableError, createEmbedder,
+  DEFAULT_MODEL, downloadModel, resolveModel, ModelNotFoundError, ModelDownloadError,
+} from './transformersEmbedder';
+export type {
+  TransformersEmbedderOptions, EmbedderChoice, DownloadOptions, DownloadProgress, ModelLocation, ResolveOptions,
+} from './transformersEmbedder';
 export { StoreWriteError } from './eventLog';
 export { LockTimeoutError } from './lock';
 export { parseImportLine, toExportLine } from '../core/importFormat';
