@@ -411,6 +411,28 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Folds the log into a fresh snapshot and starts a new generation (EventLog.compact): forgotten and
+   * expired text leaves the disk, and open() replays less. Safe with other writers (under the lock).
+   */
+  async compact(): Promise<{ generation: number; memories: number }> {
+    return this.serial(async () => {
+      const r = await this.log.compact(this.state, { now: this.now() });
+      if (r.reset) {
+        const state = new MemoryState();
+        state.applyAll(r.newEvents);
+        this.state = state;
+        this.rebuildDerived();
+        this.fire(this.state.all().map(m => m.id));
+      } else if (r.newEvents.length) {
+        await this.applyDerived(r.newEvents);
+      }
+      // Past-expiry memories the snapshot dropped are dropped here too (no event: the snapshot is the record).
+      if (r.expired.length) await this.applyDerived(r.expired.map(id => ({ type: 'expired' as const, id, at: this.now(), reason: 'expired at compaction' })));
+      return { generation: r.generation, memories: r.memories };
+    });
+  }
+
   async rebuildIndex(opts: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<void> {
     await this.ensureVectors();
     return this.serial(async () => {
