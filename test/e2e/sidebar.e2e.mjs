@@ -78,8 +78,10 @@ async function viewFrame(page, title, { timeout = 60_000 } = {}) {
       if (!box || box.width < 2 || box.height < 2) continue;
       const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
       if (cx < body.x || cx > body.x + body.width || cy < body.y || cy > body.y + body.height) continue;
-      const inner = (await el.contentFrame())?.childFrames()[0];
-      if (inner) return inner;
+      // VS Code loads a webview into a pending frame and then swaps in the active one.
+      const children = (await el.contentFrame())?.childFrames() ?? [];
+      const inner = children.find(f => f.name() === 'active-frame') ?? children[0];
+      if (inner && !inner.isDetached()) return inner;
     }
     await page.waitForTimeout(250);
   }
@@ -108,9 +110,16 @@ async function command(page, label) {
 
 async function memoriesFrame(page) {
   await command(page, 'Engram: Show Memories');
-  const frame = await viewFrame(page, 'Memories');
-  await frame.waitForSelector('.section-recent .row', { timeout: 30_000 });
-  return frame;
+  for (let attempt = 1; ; attempt++) {
+    const frame = await viewFrame(page, 'Memories');
+    try {
+      await frame.waitForSelector('.section-recent .row', { timeout: 30_000 });
+      return frame;
+    } catch (e) {
+      // A frame swapped out while loading detaches; the next lookup finds its successor.
+      if (attempt >= 3 || !frame.isDetached()) throw e;
+    }
+  }
 }
 
 async function main() {
@@ -164,6 +173,18 @@ async function main() {
     assert.deepEqual(dialogs, [], 'an alert ran');
     await hostileRow.locator('.row-head').click(); // collapse again
 
+    // Keyboard: one tab stop, arrows move between rows, Enter expands (aria-expanded follows).
+    const firstRow = frame.locator('.sections [data-row]').first();
+    await firstRow.focus();
+    await frame.press('.sections [data-row]:focus', 'ArrowDown');
+    const focusedKey = await frame.evaluate(() => document.activeElement?.getAttribute('data-key'));
+    const secondKey = await frame.locator('.sections [data-row]').nth(1).getAttribute('data-key');
+    assert.equal(focusedKey, secondKey, 'ArrowDown moves to the next row');
+    assert.equal(await frame.locator('.sections [data-row][tabindex="0"]').count(), 1, 'exactly one row is a tab stop');
+    await frame.press('.sections [data-row]:focus', 'Enter');
+    assert.equal(await frame.locator(`.sections [data-row][data-key="${secondKey}"]`).getAttribute('aria-expanded'), 'true', 'Enter expands');
+    await frame.press('.sections [data-row]:focus', 'Enter');
+
     // 3. Search from a Korean question finds the module-resolution lesson.
     await frame.fill('.search-input', "'@app/shared' 모듈을 찾을 수 없음");
     await frame.press('.search-input', 'Enter');
@@ -191,8 +212,12 @@ async function main() {
     console.log(`saved ${await host.screenshot('sidebar')}`);
 
     await command(page, 'Engram: Show Insights');
-    const insights = await viewFrame(page, 'Insights');
-    await insights.waitForSelector('svg.chart', { timeout: 30_000 });
+    let insights = await viewFrame(page, 'Insights');
+    await insights.waitForSelector('svg.chart', { timeout: 30_000 }).catch(async e => {
+      if (!insights.isDetached()) throw e;
+      insights = await viewFrame(page, 'Insights');
+      await insights.waitForSelector('svg.chart', { timeout: 30_000 });
+    });
     const charts = await insights.$$eval('svg.chart', els => els.map(e => e.getAttribute('aria-label')));
     assert.equal(charts.length, 3, 'three charts');
     assert.ok(charts.every(l => l && l.length > 10), 'each chart has a text alternative');

@@ -75,13 +75,15 @@ suite('Sidebar', () => {
       fixApproach: `use widget.${t}Id instead`,
     });
     await vscode.commands.executeCommand('engram.showPanel');
-    await openWithError(`src/sidebar_${t}.ts`, `interface Widget { id: number }\nconst w: Widget = { id: 1 };\nexport const v = w.${t};\n`);
+    // The file name shares no word with the lesson, so only the error text can recall it.
+    const file = `src/relevant${Math.random().toString(36).slice(2, 8)}.ts`;
+    await openWithError(file, `interface Widget { id: number }\nconst w: Widget = { id: 1 };\nexport const v = w.${t};\n`);
     const msg = await waitFor('the seeded lesson in Relevant now', async () => (await state()).memories.posted.find(
       (m): m is Extract<HostMessage, { type: 'section' }> => m.type === 'section' && m.section === 'relevant' && m.state.status === 'ready'
         && m.state.items.some(x => x.id === lesson.id)), 60_000);
     const row = msg.state.status === 'ready' ? msg.state.items.find(x => x.id === lesson.id) : undefined;
     assert.ok(row && row.why.length > 0, 'a recalled memory says why');
-    assert.strictEqual(msg.context?.file, `src/sidebar_${t}.ts`);
+    assert.strictEqual(msg.context?.file, file);
     assert.ok((msg.context?.errors ?? 0) >= 1, `the query came from the file's errors: ${JSON.stringify(msg.context)}`);
   });
 
@@ -129,6 +131,17 @@ suite('Sidebar', () => {
     const settled = (await state()).memories.posted.filter((m): m is Extract<HostMessage, { type: 'forgetSettled' }> => m.type === 'forgetSettled');
     assert.ok(settled.some(m => m.id === keep.id && m.undone));
     assert.ok(settled.some(m => m.id === drop.id && !m.undone));
+  });
+
+  test('a quarantined memory is listed under Needs review with its reason, and Restore brings it back', async () => {
+    const store = await api.services.store();
+    const lesson = await seedLesson(api, { errorText: `Error: ${token('sbq')}`, rootCause: 'r', fixApproach: 'f' });
+    await store.quarantine(lesson.id, 'the file it names was deleted');
+    const row = await postedRow('review', m => m.id === lesson.id, 'the memory under Needs review');
+    assert.strictEqual(row.quarantine, 'the file it names was deleted');
+    await send({ type: 'restore', id: lesson.id });
+    await waitFor('the restore', () => (store.get(lesson.id)?.quarantined ? undefined : true));
+    await postedRow('recent', m => m.id === lesson.id && !m.quarantine, 'the memory back in Recent');
   });
 
   test('engram.openMemory reveals a memory with its details', async () => {
