@@ -21,13 +21,30 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
-    fs.renameSync(tmp, file);
+    renameWithRetry(tmp, file);
   } catch (err) {
     if (fd !== undefined) { try { fs.closeSync(fd); } catch { /* already failing */ } }
     try { fs.unlinkSync(tmp); } catch { /* never created or already renamed */ }
     throw err;
   }
   fsyncDir(dir);
+}
+
+/**
+ * Windows refuses to replace a file another process has open (EPERM/EBUSY/EACCES), e.g. a second window
+ * reading the snapshot at that moment: retry briefly before giving up. Elsewhere the first try succeeds.
+ */
+export function renameWithRetry(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.renameSync(from, to);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (process.platform !== 'win32' || attempt >= 20 || (code !== 'EPERM' && code !== 'EBUSY' && code !== 'EACCES')) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + attempt * 10);
+    }
+  }
 }
 
 /** Makes a rename or create in `dir` durable. Some platforms (Windows) cannot open directories: best effort there. */

@@ -14,7 +14,7 @@ import { createHash } from 'crypto';
 import { MemoryState } from '../core/reduce';
 import type { Logger, Memory, MemoryEvent } from '../core/types';
 import { nullLogger } from '../core/types';
-import { fsyncDir, removeStaleTempFiles, writeFileAtomicSync } from './atomicFile';
+import { fsyncDir, removeStaleTempFiles, renameWithRetry, writeFileAtomicSync } from './atomicFile';
 import { withLock, type LockOptions } from './lock';
 import { parseEvent, parseMemory } from './eventParse';
 
@@ -362,11 +362,11 @@ export class EventLog {
     }
     const g = next.generation!;
     this.logger.warn(`Completing an interrupted compaction (generation ${g})`);
-    if (cur.ok) fs.renameSync(S, SP);
+    if (cur.ok) renameWithRetry(S, SP);
     else writeFileAtomicSync(SP, fs.readFileSync(SN));
     const log = readLog(L, EVENTS_FILE);
-    if (log.exists && log.generation === g) fs.renameSync(L, LP);
-    fs.renameSync(SN, S);
+    if (log.exists && log.generation === g) renameWithRetry(L, LP);
+    renameWithRetry(SN, S);
     if (!fs.existsSync(L)) writeFileAtomicSync(L, header(g + 1));
     fsyncDir(this.dir);
   }
@@ -549,16 +549,16 @@ export class EventLog {
     // 2. the old snapshot becomes prev (only if intact: a damaged one must not replace a good prev)
     const old = readSnapshot(S, SNAPSHOT_FILE);
     if (old.ok) {
-      fs.renameSync(S, SP);
+      renameWithRetry(S, SP);
     } else {
       writeFileAtomicSync(SP, text); // prev := new state, so prev + events.prev (generation g) is still exact
       if (old.exists) {
-        if (this.lossSuspected) fs.renameSync(S, this.p(`snapshot.damaged-${now}.json`));
+        if (this.lossSuspected) renameWithRetry(S, this.p(`snapshot.damaged-${now}.json`));
         else fs.unlinkSync(S);
       }
     }
     // 3. the current log becomes prev; it must carry its generation so replay can skip it
-    if (peekGeneration(L) !== undefined) fs.renameSync(L, LP);
+    if (peekGeneration(L) !== undefined) renameWithRetry(L, LP);
     else {
       const cur = readLog(L, EVENTS_FILE);
       let data = header(g);
@@ -567,7 +567,7 @@ export class EventLog {
       try { fs.unlinkSync(L); } catch { /* was missing */ }
     }
     // 4. publish the snapshot, 5. start the next generation
-    fs.renameSync(SN, S);
+    renameWithRetry(SN, S);
     writeFileAtomicSync(L, header(g + 1));
     fsyncDir(this.dir);
     const st = fs.statSync(L);
