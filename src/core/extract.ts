@@ -25,6 +25,8 @@ export interface ExtractOptions {
   maxBytes?: number;
   /** Stop after this many errors. */
   limit?: number;
+  /** The file at hand, when known: disambiguates bare lines ("TypeError: ..." in a .py file is Python). */
+  file?: string;
 }
 
 const DEFAULT_MAX_BYTES = 2 * 1024 * 1024;
@@ -223,7 +225,7 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
       const indented = /^\s/.test(line);
       const frames = ctx.frames(i + 1, /^\s+at /);
       const looksPython = /^(ModuleNotFoundError|ImportError|IndentationError|NameError|KeyError|AttributeError|ValueError|ZeroDivisionError|FileNotFoundError|IndexError|TabError|UnboundLocalError|RecursionError)$/.test(m[1]);
-      if (looksPython && !frames.length) {
+      if (!frames.length && (looksPython || /\.pyi?$/.test(opts.file ?? ''))) {
         push(ctx.make(i, 'python', RANK.runtime + 5, { code: m[1], message: t }));
         continue;
       }

@@ -157,6 +157,12 @@ describe('extract: formats without recorded fixtures', () => {
     assert.deepStrictEqual([guessed.tool, guessed.code], ['tsc', 'TS2307']);
   });
 
+  it('a bare exception line is Python when the file at hand is a .py file, Node otherwise', () => {
+    const line = 'TypeError: can only concatenate str (not "int") to str';
+    assert.strictEqual(primaryError(line, { file: 'app/main.py' })?.tool, 'python');
+    assert.strictEqual(primaryError(line)?.tool, 'node');
+  });
+
   it('Node REPL "Uncaught" errors, zsh and dash messages, generic fallback', () => {
     assert.strictEqual(primaryError('> foo()\nUncaught ReferenceError: foo is not defined')?.code, 'ReferenceError');
     assert.strictEqual(primaryError('zsh: command not found: pnpm')?.code, 'command-not-found');

@@ -33,7 +33,7 @@ export default [
     ],
   },
   {
-    id: 'twin-eaddrinuse-dev', tool: 'node', stack: ['javascript', 'node'], errorCategory: 'network', tags: ['port', 'dev-server'], project: ['acme', 'acme'],
+    id: 'twin-eaddrinuse-dev', tool: 'node', main: 'server.js', stack: ['javascript', 'node'], errorCategory: 'network', tags: ['port', 'dev-server'], project: ['acme', 'acme'],
     a: { 'server.js': `const http = require('http');\nhttp.createServer().listen(38611);\nhttp.createServer().listen(38611);\n` },
     b: { 'server.js': `const http = require('http');\nconst s = http.createServer();\ns.listen(38612, () => http.createServer().listen(38612));\n` },
     twins: [
