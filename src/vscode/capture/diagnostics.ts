@@ -2,7 +2,7 @@
 // fingerprint of its error-level diagnostics is compared with the last one; only a changed set is turned
 // into signatures (cached per message) and handed to the pure tracker. No store I/O happens here.
 import * as vscode from 'vscode';
-import type { ErrorInfo } from '../../core/episodeTracker';
+import type { DiagnosticsContext, ErrorInfo } from '../../core/episodeTracker';
 import { normaliseSignature, signatureOf } from '../../core/signature';
 
 /** The parts of a vscode.Diagnostic the bookkeeping needs (plain data, so the benchmark can drive it). */
@@ -100,39 +100,93 @@ export function serverAlive(doc: vscode.TextDocument | undefined): boolean {
 export interface DiagnosticsSink {
   /** Workspace-relative path when the file is captured (inside the workspace, not excluded). */
   relativeIfCaptured(uri: vscode.Uri): string | undefined;
-  diagnostics(file: string, errors: ErrorInfo[], ctx: { fileOpen: boolean; serverAlive: boolean }): void;
+  diagnostics(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext): void;
   readonly active: boolean;
 }
 
 /** Uris handled per turn; a project-wide burst (hundreds of files) continues on later turns. */
-export const DIAGNOSTICS_BATCH = 50;
+export const DIAGNOSTICS_BATCH = 20;
+/**
+ * How long changed uris wait before their diagnostics are read. While the user types, the language
+ * server re-sends a file's diagnostics on every keystroke; only the latest set matters (the noise
+ * threshold is seconds), so half-typed messages mostly never cost a signature.
+ */
+export const DIAGNOSTICS_COALESCE_MS = 150;
 
-export function watchDiagnostics(sink: DiagnosticsSink, book = new DiagnosticsBook()): vscode.Disposable {
-  const queue = new Map<string, vscode.Uri>();
-  let scheduled: ReturnType<typeof setImmediate> | undefined;
-  const drain = () => {
-    scheduled = undefined;
+export interface IntakeSource<U> {
+  /** Workspace-relative path and current diagnostics when the uri is captured, else undefined. */
+  read(uri: U): { file: string; diagnostics: readonly RawDiagnostic[] } | undefined;
+  /** Only asked when the file's error set changed. */
+  context(uri: U): DiagnosticsContext;
+  deliver(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext): void;
+}
+
+/**
+ * The diagnostics path, independent of VS Code (the benchmark drives it): `enqueue` is all an event
+ * does (O(changed uris), no reads); `drain` does one bounded turn of reading, fingerprinting and,
+ * for changed sets only, signatures and the tracker.
+ */
+export class DiagnosticsIntake<U> {
+  private readonly queue = new Map<string, U>();
+
+  constructor(private readonly source: IntakeSource<U>, private readonly book = new DiagnosticsBook()) {}
+
+  get pending(): number { return this.queue.size; }
+
+  enqueue(uris: Iterable<[key: string, uri: U]>): void {
+    for (const [key, uri] of uris) this.queue.set(key, uri);
+  }
+
+  /** Handles up to `batch` queued uris; true when more remain. */
+  drain(batch = DIAGNOSTICS_BATCH): boolean {
     let n = 0;
-    for (const [key, uri] of queue) {
-      queue.delete(key);
-      if (!sink.active) continue;
-      const file = sink.relativeIfCaptured(uri);
-      if (file) {
-        // Reading at drain time gives the latest set even when the event was queued a turn ago.
-        const errors = book.update(file, vscode.languages.getDiagnostics(uri).map(toRaw));
-        if (errors) {
-          const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === key);
-          sink.diagnostics(file, errors, { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) });
-        }
+    for (const [key, uri] of this.queue) {
+      this.queue.delete(key);
+      const cur = this.source.read(uri);
+      if (cur) {
+        const errors = this.book.update(cur.file, cur.diagnostics);
+        if (errors) this.source.deliver(cur.file, errors, this.source.context(uri));
       }
-      if (++n >= DIAGNOSTICS_BATCH) break;
+      if (++n >= batch) break;
     }
-    if (queue.size && !scheduled) scheduled = setImmediate(drain);
+    return this.queue.size > 0;
+  }
+
+  clear(): void { this.queue.clear(); }
+}
+
+export function watchDiagnostics(sink: DiagnosticsSink): vscode.Disposable {
+  const intake = new DiagnosticsIntake<vscode.Uri>({
+    read: uri => {
+      if (!sink.active) return undefined;
+      const file = sink.relativeIfCaptured(uri);
+      return file ? { file, diagnostics: vscode.languages.getDiagnostics(uri).map(toRaw) } : undefined;
+    },
+    context: uri => {
+      const key = uri.toString();
+      const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === key);
+      return { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) };
+    },
+    deliver: (file, errors, ctx) => sink.diagnostics(file, errors, ctx),
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let turn: ReturnType<typeof setImmediate> | undefined;
+  const run = () => {
+    timer = undefined;
+    turn = undefined;
+    if (intake.drain()) turn = setImmediate(run);
   };
   const sub = vscode.languages.onDidChangeDiagnostics(e => {
     if (!sink.active) return;
-    for (const uri of e.uris) queue.set(uri.toString(), uri);
-    if (!scheduled) drain();
+    intake.enqueue(e.uris.map(u => [u.toString(), u] as [string, vscode.Uri]));
+    if (!timer && !turn) timer = setTimeout(run, DIAGNOSTICS_COALESCE_MS);
   });
-  return { dispose: () => { sub.dispose(); if (scheduled) clearImmediate(scheduled); queue.clear(); } };
+  return {
+    dispose: () => {
+      sub.dispose();
+      if (timer) clearTimeout(timer);
+      if (turn) clearImmediate(turn);
+      intake.clear();
+    },
+  };
 }
