@@ -2,6 +2,8 @@
 // elsewhere, nothing where there is no error, and hostile memory text renders inert.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { DiagnosticRecall } from '../../src/vscode/diagnosticRecall';
+import { renderHover } from '../../src/vscode/hover';
 import { engram, hoverTexts, openWithError, seedLesson, token, waitFor } from './surfaceHelpers';
 
 async function hoverAt(uri: vscode.Uri, pos: vscode.Position): Promise<vscode.Hover[]> {
@@ -33,6 +35,18 @@ suite('Hover on errors', () => {
     assert.match(text, /command:engram\.markNotHelpful\?/);
     assert.match(text, /command:engram\.openMemory\?/);
     assert.match(text, /50\\?% /, 'confidence percent missing');
+
+    // What provideHover costs on the main thread once the background recall has run: a cache read and
+    // the markdown. Printed, not asserted (timing is not pass/fail).
+    const cache = DiagnosticRecall.for(api.services);
+    await cache.resolve(web.uri, web.diagnostic);
+    let t = performance.now();
+    for (let i = 0; i < 200; i++) assert.ok(cache.cached(web.uri, web.diagnostic));
+    const lookup = (performance.now() - t) / 200;
+    const cachedResults = cache.cached(web.uri, web.diagnostic) ?? [];
+    t = performance.now();
+    for (let i = 0; i < 200; i++) renderHover(cachedResults);
+    console.log(`    hover main-thread work on a cache hit: lookup ${lookup.toFixed(3)} ms + render ${((performance.now() - t) / 200).toFixed(3)} ms (${cachedResults.length} memories)`);
 
     // The same error in packages/api shows the api memory instead.
     const api2 = await openWithError(`packages/api/src/hover_${prop}.ts`, `export const n = 'abc'.${prop};\n`, 2339);
