@@ -14,6 +14,7 @@ export default async function smoke() {
     const frame = await webviewFrame(host.page, 'engram.memories');
     const text = await frame.locator('body').innerText({ timeout: 30_000 });
     assert.ok(text.trim().length > 0, 'the Memories webview is empty');
+    await host.page.mouse.move(700, 450); // no activity-bar tooltip over the view in the picture
     await host.screenshot('smoke-workbench');
   } catch (e) {
     await host.screenshot('smoke-failure').catch(() => {});
