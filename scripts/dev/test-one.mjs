@@ -12,5 +12,5 @@ if (!files.length) { console.error('usage: node scripts/dev/test-one.mjs FILE.te
 const out = mkdtempSync(join(tmpdir(), 'engram-test-'));
 await esbuild.build({ entryPoints: files, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', sourcemap: true, outdir: out, logLevel: 'warning' });
 const outs = files.map(f => join(out, basename(f).replace(/\.ts$/, '.js')));
-const r = spawnSync(process.execPath, ['node_modules/.bin/mocha', '--enable-source-maps', '--timeout', '60000', ...outs], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['node_modules/.bin/mocha', '--no-config', '--enable-source-maps', '--timeout', '60000', ...outs], { stdio: 'inherit' });
 process.exit(r.status ?? 1);
