@@ -107,6 +107,9 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   private readonly uris = new Map<string, vscode.Uri>();
   private readonly excluded = new Map<string, boolean>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt: number | undefined;
+  /** uri → workspace-relative path, or '' when not captured (edits ask on every keystroke). */
+  private readonly relCache = new Map<string, string>();
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly services: Services) {
@@ -163,6 +166,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       }, this.baselines),
       onConfigChange('capture', () => this.reconfigure()),
       onConfigChange('updateMode', () => { if (services.config().updateMode === 'hotPath') void this.finalizer.flush(); }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.relCache.clear()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.apply(this.tracker.topicChange(Date.now(), 'workspace folders changed'))),
       watchBranch(branch => this.apply(this.tracker.topicChange(Date.now(), `switched to branch ${branch}`)), logger),
       vscode.commands.registerCommand('engram.pauseCapture', () => this.setPaused(true)),
@@ -244,9 +248,15 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
 
   private schedule(): void {
     const next = this.tracker.nextDeadline();
+    if (next === this.timerAt && (this.timer || next === undefined)) return; // already set for it (keystrokes land here)
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
+    this.timerAt = next;
     if (next === undefined) return;
-    this.timer = setTimeout(() => { this.timer = undefined; this.apply(this.tracker.tick(Date.now())); }, Math.max(0, next - Date.now()) + 5);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = undefined;
+      this.apply(this.tracker.tick(Date.now()));
+    }, Math.max(0, next - Date.now()) + 5);
   }
 
   private onOpened(ep: TrackedEpisode): void {
@@ -321,6 +331,16 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
 
   /** Workspace-relative path of a file capture may look at (inside the workspace, not excluded). */
   relativeIfCaptured(uri: vscode.Uri): string | undefined {
+    const key = uri.toString();
+    const cached = this.relCache.get(key);
+    if (cached !== undefined) return cached || undefined;
+    const rel = this.computeRelative(uri);
+    if (this.relCache.size > MAX_URIS) this.relCache.clear();
+    this.relCache.set(key, rel ?? '');
+    return rel;
+  }
+
+  private computeRelative(uri: vscode.Uri): string | undefined {
     if (uri.scheme !== 'file' && uri.scheme !== 'vscode-remote') return undefined;
     const rel = this.services.workspaceRelative(uri);
     if (!rel || rel.startsWith('..') || rel === '.git' || rel.startsWith('.git/') || rel.includes('/.git/')) return undefined;
@@ -342,6 +362,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     const wasPaused = this.paused;
     this.cfg = readCapture();
     this.excluded.clear();
+    this.relCache.clear();
     this.tracker.setOptions({
       noiseThresholdMs: this.cfg.noiseThresholdMs,
       idleGapMs: this.cfg.idleGapMinutes * 60_000,
