@@ -114,22 +114,27 @@ function fence(text: string): string {
   return `${ticks}\n${text}\n${ticks}`;
 }
 
+/** Memory text outside fences: HTML and link syntax escaped, so pasting it anywhere shows text, not markup. */
+function mdText(text: string): string {
+  return text.replace(/[\\`*_[\]<>]/g, c => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : `\\${c}`));
+}
+
 export function toMarkdown(m: Memory, store: MemoryLookup): string {
   const v = toMemoryView(m);
-  const lines = [`### ${v.title.replace(/[\r\n]+/g, ' ')}`, ''];
+  const lines = [`### ${mdText(v.title.replace(/[\r\n]+/g, ' '))}`, ''];
   lines.push(`- Kind: ${m.kind} · maturity: ${m.maturity} · confidence ${v.confidence}% (${v.helped} helped, ${v.notHelped} did not)`);
   if (m.scope.length) lines.push(`- Scope: ${m.scope.map(s => `\`${s}\``).join(', ')}`);
   lines.push(`- Recorded: ${new Date(m.createdAt).toISOString().slice(0, 10)} (${m.source})`);
   lines.push('');
   if (m.kind === 'lesson') {
-    lines.push('**Error**', '', fence(m.errorText), '', '**Root cause**', '', m.rootCause || '_unknown_', '', '**Fix**', '', m.fixApproach || '_unknown_');
+    lines.push('**Error**', '', fence(m.errorText), '', '**Root cause**', '', mdText(m.rootCause) || '_unknown_', '', '**Fix**', '', mdText(m.fixApproach) || '_unknown_');
   } else {
-    lines.push(bodyOf(m));
+    lines.push(mdText(bodyOf(m)));
   }
   const eps = sourceEpisodes(m, store);
   if (eps.length) {
     lines.push('', '**Episodes**', '');
-    for (const e of eps) lines.push(`- ${new Date(e.startedAt).toISOString().slice(0, 10)} ${e.outcome}: ${memoryTitle(e)}`);
+    for (const e of eps) lines.push(`- ${new Date(e.startedAt).toISOString().slice(0, 10)} ${e.outcome}: ${mdText(memoryTitle(e))}`);
   }
   return lines.join('\n') + '\n';
 }
