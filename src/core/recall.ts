@@ -40,6 +40,8 @@ const DAY = 86_400_000;
 const RECENCY_HALF_LIFE = 30 * DAY;
 /** Cosine below this is noise for the model-free hash embedder and weak for real models. */
 const MIN_SIMILAR = 0.3;
+/** Weight of a scoped memory when the query names no file (the general memory goes first). */
+const UNKNOWN_PLACE_FACTOR = 0.93;
 /** Results scoring below this share of the best one are dropped. */
 const RELATIVE_FLOOR = 0.25;
 const LADDER_RANK = { observation: 0, pattern: 1, rule: 2, constraint: 3 } as const;
@@ -105,19 +107,26 @@ export class RecallEngine {
       if (v && vectors) {
         for (const h of vectors.search(v, poolSize)) if (h.score > 0) cand(h.id).cos = h.score;
       } else if (v && vectorOf) {
-        for (const c of cands.values()) { const w = vectorOf(c.id); if (w) c.cos = Math.max(0, cosine(v, w)); }
+        // Only the front runners: the vector weight cannot lift a candidate from far behind.
+        const front = [...cands.values()].sort((a, b) => (b.sig ? 1 : 0) + b.lex - ((a.sig ? 1 : 0) + a.lex)).slice(0, Math.max(30, k * 6));
+        for (const c of front) { const w = vectorOf(c.id); if (w) c.cos = Math.max(0, cosine(v, w)); }
       }
     }
 
     // Many memories share the same globs: match each distinct scope against the file once per query.
     const scopeMemo = new Map<string, { ok: boolean; spec: number }>();
     const scopeOf = (m: Memory) => {
-      if (!m.scope.length || !q.file) return { ok: true, spec: 0 };
+      if (!m.scope.length) return { ok: true, spec: 0 };
       const key = m.scope.join('\n');
       let r = scopeMemo.get(key);
       if (!r) {
-        const ok = scopeMatches(m.scope, q.file);
-        r = { ok, spec: ok ? scopeSpecificity(m.scope, q.file) : 0 };
+        if (q.file) {
+          const ok = scopeMatches(m.scope, q.file);
+          r = { ok, spec: ok ? scopeSpecificity(m.scope, q.file) : 0 };
+        } else {
+          // No file at hand: a memory for one corner of the repo is a weaker bet than a general one.
+          r = { ok: true, spec: scopeSpecificity(m.scope) > 0 ? -1 : 0 };
+        }
         scopeMemo.set(key, r);
       }
       return r;
@@ -186,7 +195,7 @@ export class RecallEngine {
     const recency = 0.8 + 0.2 * Math.pow(0.5, age / RECENCY_HALF_LIFE);
     const importance = 0.8 + 0.2 * clamp01(m.importance ?? 0.5);
     // Tighter scope wins among near-equals (scope twins), without overriding a clearly better match.
-    const scopeBonus = 1 + 0.08 * Math.min(1, spec / 300);
+    const scopeBonus = spec < 0 ? UNKNOWN_PLACE_FACTOR : 1 + 0.08 * Math.min(1, spec / 300);
     const score = clamp01(relevance * trust * recency * importance * scopeBonus);
     return { memory: m, score: round3(score), spec, c };
   }
