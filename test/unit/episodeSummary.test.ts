@@ -2,6 +2,9 @@ import * as assert from 'assert';
 import { buildEpisode, buildLesson, lessonTemplate, summaryTemplate, type EpisodeMaterial } from '../../src/core/episodeSummary';
 import { EpisodeTracker, type TrackedEpisode } from '../../src/core/episodeTracker';
 import { lineDiff, excerptAround, firstChangedLine } from '../../src/vscode/capture/diffs';
+import { Finalizer, type FinalizeJob, type FinalizerDeps } from '../../src/vscode/capture/finalize';
+import type { Memory } from '../../src/core/types';
+import type { MemoryStore } from '../../src/store/index';
 
 const owner = { scope: 'workspace' as const, workspace: 'fixture', agent: 'user' };
 
@@ -105,5 +108,85 @@ describe('episodeSummary', () => {
     assert.strictEqual(lesson.outcome, 'failure');
     assert.strictEqual(lesson.rootCause, 'Not resolved: the CI image lacks libssl');
     assert.match(summaryTemplate(m), /^Could not fix `npm test` failed \(exit 1\): boom \(5s\): the CI image lacks libssl\.$/);
+  });
+});
+
+describe('finalisation (episode → store)', () => {
+  const TOKEN = 'ghp_' + 'R8fZk2LqW9xT4mVb7NcY1pHs6DgJ3aUe0KiQ';
+
+  function fakeStore(fail?: () => Error | undefined) {
+    const recorded: Memory[] = [];
+    const feedback: string[] = [];
+    const store = {
+      async record(m: Memory) { const e = fail?.(); if (e) throw e; recorded.push(m); return m; },
+      async feedback(id: string, outcome: string) { const e = fail?.(); if (e) throw e; feedback.push(`${id}:${outcome}`); },
+    };
+    return { store: store as unknown as MemoryStore, recorded, feedback };
+  }
+
+  function deps(store: MemoryStore, over: Partial<FinalizerDeps> = {}): FinalizerDeps & { storageErrors: unknown[] } {
+    const storageErrors: unknown[] = [];
+    return {
+      store: async () => store, owner: () => owner, mode: () => 'background', useLanguageModel: () => false,
+      summarize: async () => undefined, readFile: async () => new Uint8Array(), onStorageError: e => storageErrors.push(e),
+      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, storageErrors, ...over,
+    };
+  }
+
+  function job(secretInError = false): FinalizeJob {
+    const t = new EpisodeTracker({ newId: () => 'ep9' });
+    const message = secretInError ? `Error: bad credentials for ${TOKEN}` : 'Error: boom';
+    t.commandEnded({ id: 'r1', line: 'node deploy.js', exitCode: 1, error: { key: 'node:Error:x', family: 'node:error', message, tool: 'node' } }, 0);
+    t.edited('deploy.js', 5);
+    const fx = t.commandEnded({ id: 'r2', line: 'node deploy.js', exitCode: 0 }, 10).find(e => e.type === 'ended');
+    assert.ok(fx && fx.type === 'ended');
+    return {
+      tracked: fx.episode, domain: 'terminal:node', written: { feedback: 0 }, feedback: [{ id: 'shown1', outcome: 'prevented', reason: 'fixed' }],
+      before: new Map([['deploy.js', `const token = '${TOKEN}';\nconnect(token, 1);\n`]]),
+      after: new Map([['deploy.js', `const token = process.env.TOKEN;\nconnect(token, 1);\n`]]),
+    };
+  }
+
+  it('masks before writing: no byte of the secret reaches the store, from the error or the diff', async () => {
+    const { store, recorded } = fakeStore();
+    const f = new Finalizer(deps(store));
+    f.enqueue(job(true));
+    await f.flush();
+    assert.deepStrictEqual(recorded.map(m => m.kind), ['episode', 'lesson']);
+    const text = JSON.stringify(recorded);
+    assert.ok(!text.includes(TOKEN), 'the token was written');
+    assert.ok(text.includes('process.env.TOKEN'), 'the diff itself is kept');
+  });
+
+  it('on ENOSPC it stops, reports once, keeps the job, and writes it (once) after unblock', async () => {
+    let full = true;
+    const { store, recorded, feedback } = fakeStore(() => (full ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }) : undefined));
+    const d = deps(store);
+    const f = new Finalizer(d);
+    f.enqueue(job());
+    await f.flush();
+    assert.strictEqual(d.storageErrors.length, 1);
+    assert.strictEqual(f.isBlocked, true);
+    assert.strictEqual(f.pending, 1);
+    assert.deepStrictEqual(recorded, []);
+    full = false;
+    f.unblock();
+    await f.flush();
+    assert.strictEqual(f.pending, 0);
+    assert.deepStrictEqual(recorded.map(m => `${m.kind}:${m.id}`), ['episode:ep9', `lesson:${recorded[1].id}`]);
+    assert.deepStrictEqual(feedback, ['shown1:prevented']);
+  });
+
+  it('hotPath starts writing at once; background waits for its debounce', async () => {
+    for (const mode of ['hotPath', 'background'] as const) {
+      const { store, recorded } = fakeStore();
+      const f = new Finalizer(deps(store, { mode: () => mode }));
+      f.enqueue(job());
+      for (let i = 0; i < 5; i++) await new Promise(r => setImmediate(r));
+      assert.strictEqual(recorded.length > 0, mode === 'hotPath', `${mode}: ${recorded.length} written before any timer`);
+      await f.flush();
+      assert.strictEqual(recorded.length, 2);
+      f.dispose();
+    }
   });
 });

@@ -129,6 +129,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       mode: () => services.config().updateMode,
       useLanguageModel: () => services.config().summarize.useLanguageModel,
       summarize: text => summarizeWithModel(text, logger),
+      readFile: uri => Promise.resolve(vscode.workspace.fs.readFile(uri)),
       onStorageError: e => this.onStorageError(e),
       logger,
     });

@@ -2,7 +2,7 @@
 // episode end (hotPath). Diffs, templates, the optional model summary and masking all happen here;
 // masking runs before anything is written. When the disk refuses a write, the job stays queued (nothing
 // is lost) and capture pauses with a clear message until the user resumes.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { buildEpisode, buildLesson, summaryTemplate, type EpisodeMaterial, type FileDiff } from '../../core/episodeSummary';
 import type { TrackedEpisode } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
@@ -37,6 +37,8 @@ export interface FinalizerDeps {
   mode(): 'background' | 'hotPath';
   useLanguageModel(): boolean;
   summarize(maskedMaterial: string): Promise<string | undefined>;
+  /** Reads a touched file that was not open at the end (vscode.workspace.fs.readFile). */
+  readFile(uri: vscode.Uri): Promise<Uint8Array>;
   /** The store refused a write (disk full, read-only): pause capture, keep the job. */
   onStorageError(e: unknown): void;
   logger: Logger;
@@ -151,7 +153,7 @@ export class Finalizer implements vscode.Disposable {
       if (old === undefined) continue;
       let now = after.get(file);
       if (now === undefined) {
-        now = await readText(job.uris?.get(file));
+        now = await this.readText(job.uris?.get(file));
         if (now === undefined) continue;
         after.set(file, now);
       }
@@ -185,18 +187,18 @@ export class Finalizer implements vscode.Disposable {
     return { episode, lesson: lessonRaw ? maskDeep(lessonRaw) : undefined };
   }
 
+  private async readText(uri: vscode.Uri | undefined): Promise<string | undefined> {
+    if (!uri) return undefined;
+    try {
+      const bytes = await this.deps.readFile(uri);
+      if (bytes.length > 512 * 1024) return undefined;
+      return new TextDecoder().decode(bytes);
+    } catch {
+      return ''; // deleted since: the diff shows the removal
+    }
+  }
+
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-  }
-}
-
-async function readText(uri: vscode.Uri | undefined): Promise<string | undefined> {
-  if (!uri) return undefined;
-  try {
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    if (bytes.length > 512 * 1024) return undefined;
-    return new TextDecoder().decode(bytes);
-  } catch {
-    return ''; // deleted since: the diff shows the removal
   }
 }
