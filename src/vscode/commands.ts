@@ -229,7 +229,7 @@ export async function forget(services: Services, id: string | undefined, opts: C
     void vscode.window.showInformationMessage(vscode.l10n.t('Engram forgot "{0}".', memoryTitle(m)), undo).then(async a => {
       if (a !== undo) return;
       // A forgotten id is tombstoned in the log; undo records the same memory again under a new id.
-      await store.record({ ...m, id: newId(m.kind.slice(0, 4)), deleted: undefined, updatedAt: Date.now() } as Memory);
+      await store.record({ ...m, id: newId(m.kind[0]), deleted: undefined, updatedAt: Date.now() } as Memory);
       services.fireChanged();
     });
   }

@@ -12,6 +12,7 @@ import type { Services } from './services';
 const MIN_SCORE = 0.45;
 const MAX_DIAGNOSTICS_PER_FILE = 20;
 const DEBOUNCE_MS = 250;
+const MAX_CACHED = 1000;
 
 export interface DiagnosticMemories {
   diagnostic: vscode.Diagnostic;
@@ -29,9 +30,19 @@ export function diagnosticText(d: vscode.Diagnostic): string {
   return code !== undefined ? `${d.source ?? 'error'} ${code}: ${d.message}` : d.message;
 }
 
+const signatures = new Map<string, string>();
+
 export function diagnosticSignature(d: vscode.Diagnostic): string {
-  // The same key function the recall engine and the store use, so equal errors meet.
-  return signatureKeyOf(diagnosticText(d)) ?? normaliseSignature(d.message).key;
+  // Memoised by text: the hover asks on every mouse move, and the same error text repeats across files.
+  const text = diagnosticText(d);
+  let key = signatures.get(text);
+  if (key === undefined) {
+    // The same key function the recall engine and the store use, so equal errors meet.
+    key = signatureKeyOf(text) ?? normaliseSignature(d.message).key;
+    if (signatures.size > 2000) signatures.clear();
+    signatures.set(text, key);
+  }
+  return key;
 }
 
 function memorySignatureKey(m: Memory): string | undefined {
@@ -106,14 +117,18 @@ export class DiagnosticRecall implements vscode.Disposable {
     let p = this.pending.get(key);
     if (!p) {
       p = this.recallFor(uri, d, signature)
-        .then(results => { this.cache.set(key, results); return results; })
+        .then(results => {
+          if (this.cache.size > MAX_CACHED) this.cache.clear(); // bounded: rebuilt cheaply for visible files
+          this.cache.set(key, results);
+          return results;
+        })
         .finally(() => this.pending.delete(key));
       this.pending.set(key, p);
     }
     return p;
   }
 
-  /** Relevant memories for every error in the file (each memory once, best first). */
+  /** Relevant memories for each error in the file that has any. */
   async forFile(uri: vscode.Uri): Promise<DiagnosticMemories[]> {
     const out: DiagnosticMemories[] = [];
     for (const d of this.errorDiagnostics(uri)) {

@@ -46,11 +46,9 @@ export function registerRelevantStatus(services: Services): void {
       if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) void update();
     }),
     vscode.languages.onDidChangeDiagnostics(e => {
-      const active = vscode.window.activeTextEditor?.document.uri.toString();
-      // Errors gone: hide at once; new errors are shown after the background recall fires onDidUpdate.
-      if (active && e.uris.some(u => u.toString() === active) && !recall.cachedIdsForFile(vscode.Uri.parse(active)).size) {
-        if (!recall.errorDiagnostics(vscode.Uri.parse(active)).length) item.hide();
-      }
+      // Errors gone: hide at once. New errors show after the background recall fires onDidUpdate.
+      const active = vscode.window.activeTextEditor?.document.uri;
+      if (active && e.uris.some(u => u.toString() === active.toString()) && !recall.errorDiagnostics(active).length) item.hide();
     }),
   );
   // Not during activation: the first recall loads the store bundle, which activation must not wait on.

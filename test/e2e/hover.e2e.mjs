@@ -65,6 +65,11 @@ export default async function hover() {
     const hrefs = await page.locator('.monaco-hover:not(.hidden) a').evaluateAll(as => as.map(a => a.getAttribute('data-href') ?? a.getAttribute('href') ?? ''));
     const ours = hrefs.filter(h => h.startsWith('command:engram.'));
     assert.ok(ours.some(h => h.startsWith('command:engram.markHelpful')), `feedback link missing: ${hrefs.join(' ')}`);
+    // The status bar counts the memories relevant to this file's errors: one.
+    const status = page.locator('.statusbar-item[id$="engram.relevant"]');
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match((await status.innerText()).trim(), /^1$/, 'status bar count');
+    assert.ok((await status.locator('.codicon-lightbulb').count()) > 0, 'status bar lightbulb icon');
     console.log(`    hover links: ${hrefs.length} (${ours.length} Engram commands); screenshot: ${file}`);
   } catch (e) {
     await host.screenshot('hover-failure').catch(() => {});
