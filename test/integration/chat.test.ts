@@ -6,7 +6,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Fact, Rule } from '../../src/core/types';
 import { createChatHandler, followupProvider, type ChatResultMetadata } from '../../src/vscode/chat/participant';
-import { engram, EXTENSION_ID, seedLesson, seedRule, token } from './surfaceHelpers';
+import { engram, EXTENSION_ID, seedLesson, seedRule, token, workspaceRoot } from './surfaceHelpers';
 
 interface Recorded { markdown: string; buttons: vscode.Command[]; references: vscode.Uri[]; progress: string[] }
 
@@ -29,11 +29,11 @@ const plain = (md: string) => md.replace(/\\(.)/g, '$1');
 
 type FakeModel = Pick<vscode.LanguageModelChat, 'sendRequest'>;
 
-async function ask(prompt: string, command?: string, model?: FakeModel): Promise<{ rec: Recorded; result: vscode.ChatResult }> {
+async function ask(prompt: string, command?: string, model?: FakeModel, references: vscode.ChatPromptReference[] = []): Promise<{ rec: Recorded; result: vscode.ChatResult }> {
   const api = await engram();
   const handler = createChatHandler(api.services);
   const { stream, rec } = recorder();
-  const request = { prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
+  const request = { prompt, command, references, toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
   const cts = new vscode.CancellationTokenSource();
   const result = (await handler(request, { history: [] }, stream, cts.token)) ?? {};
   return { rec, result };
@@ -69,6 +69,21 @@ suite('@memory chat participant', () => {
   test('a Korean question reaches the English memory', async () => {
     const { rec } = await ask('lodash-es 모듈을 찾을 수 없다는 오류가 나요. 왜 그런가요?');
     assert.ok(plain(rec.markdown).includes(marker), `Korean question missed the memory:\n${rec.markdown}`);
+  });
+
+  test('a #file attached to the question scopes the recall to that file', async () => {
+    const api = await engram();
+    const web = token('WEBSCOPED');
+    const apiSide = token('APISCOPED');
+    const errorText = 'TypeError: fetch failed (ECONNREFUSED 127.0.0.1:5432)';
+    await seedLesson(api, { errorText, rootCause: `${web} the web dev proxy is not running`, fixApproach: 'start the dev proxy first', scope: ['packages/web/**'] });
+    await seedLesson(api, { errorText, rootCause: `${apiSide} postgres is not started in the api container`, fixApproach: 'docker compose up db', scope: ['packages/api/**'] });
+    const file = vscode.Uri.joinPath(workspaceRoot(), 'packages/api/src/server.ts');
+    const { rec } = await ask('fetch failed ECONNREFUSED 5432', undefined, undefined, [{ id: 'vscode.file', value: file }]);
+    const text = plain(rec.markdown);
+    assert.ok(text.includes(apiSide), `the api memory is missing:\n${text}`);
+    assert.ok(!text.includes(web), 'a memory scoped to packages/web was shown for an api file');
+    assert.ok(rec.references.some(u => u.toString() === file.toString()), 'the attached file is not referenced');
   });
 
   test('with a model: memories go as delimited data, the answer is streamed', async () => {

@@ -73,8 +73,11 @@ export function createChatHandler(services: Services): vscode.ChatRequestHandler
   };
 }
 
-function activeFile(services: Services): { uri?: vscode.Uri; file?: string } {
-  const uri = vscode.window.activeTextEditor?.document.uri;
+/** The file the question is about: a #file the user attached, else the active editor's file. */
+function activeFile(services: Services, request?: vscode.ChatRequest): { uri?: vscode.Uri; file?: string } {
+  const attached = request?.references.map(r => r.value).find((v): v is vscode.Uri | vscode.Location =>
+    v instanceof vscode.Uri || v instanceof vscode.Location);
+  const uri = attached instanceof vscode.Location ? attached.uri : attached ?? vscode.window.activeTextEditor?.document.uri;
   if (!uri || uri.scheme !== 'file') return {};
   return { uri, file: services.workspaceRelative(uri) };
 }
@@ -86,7 +89,7 @@ function usableModel(request: vscode.ChatRequest): vscode.LanguageModelChat | un
 
 async function recall(services: Services, request: vscode.ChatRequest, stream: vscode.ChatResponseStream,
   token: vscode.CancellationToken): Promise<vscode.ChatResult> {
-  const { uri, file } = activeFile(services);
+  const { uri, file } = activeFile(services, request);
   let question = request.prompt.trim();
   if (!question && uri) {
     // No question: recall for the error at the cursor, the most likely reason to ask.
@@ -256,7 +259,7 @@ async function forget(services: Services, request: vscode.ChatRequest, stream: v
     stream.markdown(escapeInline(vscode.l10n.t('Forgot: {0}', memoryTitle(exact)), 1000));
     return { metadata: { command: 'forget', ids: [exact.id] } satisfies ChatResultMetadata };
   }
-  const { file } = activeFile(services);
+  const { file } = activeFile(services, request);
   const results = await services.recall({ text, file, k: 5 });
   if (!results.length) {
     stream.markdown(escapeInline(vscode.l10n.t('No memory matches that.'), 1000));
