@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { triggerText } from '../../core/episodeSummary';
 import { EpisodeTracker, type CommandInfo, type ErrorInfo, type TrackedEpisode, type TrackerEffect } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
+import { maskSecrets } from '../../core/mask';
 import { scopeMatches } from '../../core/scope';
 import type { FeedbackOutcome, Outcome } from '../../core/types';
 import type { CaptureApi, OpenEpisodeView } from '../api';
@@ -76,6 +77,11 @@ function watchBranch(onSwitch: (branch: string) => void, logger: { debug(msg: st
   let retry: ReturnType<typeof setTimeout> | undefined;
   if (git && !attach()) retry = setTimeout(attach, 15_000);
   return { dispose: () => { if (retry) clearTimeout(retry); subs.forEach(s => s.dispose()); } };
+}
+
+/** The episode's one-line title with secrets masked: it reaches logs, views and feedback reasons. */
+function maskedTitle(ep: TrackedEpisode): string {
+  return maskSecrets(triggerText(ep));
 }
 
 function settleFor(noiseThresholdMs: number): number {
@@ -208,7 +214,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
 
   openEpisodes(): OpenEpisodeView[] {
     return this.tracker.open().map(ep => ({
-      id: ep.id, title: triggerText(ep), file: ep.file, signature: ep.error?.key, startedAt: ep.startedAt,
+      id: ep.id, title: maskedTitle(ep), file: ep.file, signature: ep.error?.key, startedAt: ep.startedAt,
       steps: ep.steps.length, source: ep.source,
     }));
   }
@@ -279,7 +285,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       ctx.domain = `terminal:${ep.error?.tool ?? 'shell'}`;
     }
     this.contexts.set(ep.id, ctx);
-    this.services.logger.info(`episode opened (${ep.source}): ${triggerText(ep)}`);
+    this.services.logger.info(`episode opened (${ep.source}): ${maskedTitle(ep)}`);
   }
 
   private onEnded(ep: TrackedEpisode): void {
@@ -294,10 +300,10 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     if (ep.outcome === 'success') {
       for (const id of this.services.shownSince(ep.startedAt, ep.file)) {
         if (ctx.judged.has(id)) continue;
-        feedback.push({ id, outcome: 'prevented', reason: `shown while ${triggerText(ep)} was being fixed; it was fixed`, file: ep.file });
+        feedback.push({ id, outcome: 'prevented', reason: `shown while ${maskedTitle(ep)} was being fixed; it was fixed`, file: ep.file });
       }
     }
-    this.services.logger.info(`episode ended (${ep.outcome}, ${ep.resolution ?? ''}): ${triggerText(ep)}${feedback.length ? `; prevented for ${feedback.map(f => f.id).join(', ')}` : ''}`);
+    this.services.logger.info(`episode ended (${ep.outcome}, ${maskSecrets(ep.resolution ?? '')}): ${maskedTitle(ep)}${feedback.length ? `; prevented for ${feedback.map(f => f.id).join(', ')}` : ''}`);
     this.finalizer.enqueue({
       tracked: ep, before, after, uris, codeBefore: ctx.codeBefore, domain: ctx.domain, feedback, written: { feedback: 0 },
     });
@@ -310,7 +316,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     for (const id of this.services.shownSince(ep.startedAt, ep.file)) {
       if (ctx.judged.has(id)) continue;
       ctx.judged.add(id);
-      feedback.push({ id, outcome: 'still_failed', reason: `shown for ${triggerText(ep)}, but the same error came back` });
+      feedback.push({ id, outcome: 'still_failed', reason: `shown for ${maskedTitle(ep)}, but the same error came back` });
     }
     if (feedback.length) {
       this.services.logger.info(`episode ${ep.id} recurred: still_failed for ${feedback.map(f => f.id).join(', ')}`);

@@ -133,7 +133,7 @@ export class Finalizer implements vscode.Disposable {
     while (job.written.feedback < job.feedback.length) {
       const f = job.feedback[job.written.feedback];
       try {
-        await store.feedback(f.id, f.outcome, { auto: true, reason: f.reason, ...(f.file ? { file: f.file } : {}) });
+        await store.feedback(f.id, f.outcome, { auto: true, reason: maskSecrets(f.reason), ...(f.file ? { file: f.file } : {}) });
       } catch (e) {
         if (isStorageError(e)) throw e;
         this.deps.logger.warn(`automatic feedback on ${f.id} skipped: ${e instanceof Error ? e.message : String(e)}`);
