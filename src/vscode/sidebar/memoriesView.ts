@@ -40,8 +40,6 @@ export class MemoriesView extends ViewHost {
     if (services.capture) this.disposables.push(services.capture.onDidChange(() => { if (this.isReady) this.refreshEpisodes(); }));
   }
 
-  protected override onVisibilityChanged(): void { /* the webview re-sends `ready` when shown */ }
-
   protected async handle(msg: WebviewMessage): Promise<void> {
     try {
       await this.dispatch(msg);
@@ -105,8 +103,8 @@ export class MemoriesView extends ViewHost {
     const reveal = this.pendingReveal;
     this.pendingReveal = undefined;
     this.refreshEpisodes();
-    await Promise.all([this.refreshStored(), this.refreshRelevant(), this.query ? this.search(this.query) : Promise.resolve()]);
-    if (reveal) await this.reveal(reveal.id, reveal.section, reveal.query);
+    await Promise.all([this.refreshStored(), this.refreshRelevant(), this.query ? this.search(this.query) : Promise.resolve(), this.refreshOpened()]);
+    if (reveal) await this.showRevealed(reveal.id, reveal.section, reveal.query);
   }
 
   /** After a memory changed: every list that may show it, so confidence and maturity stay current. */
@@ -362,12 +360,23 @@ export class MemoriesView extends ViewHost {
 
   /** Shows the view and then a memory, a section or a search. Used by hover, status bar and commands. */
   async reveal(id?: string, section?: RevealSection, query?: string): Promise<void> {
-    if (!this.isReady) {
+    if (!this.isReady || !this.isVisible) {
+      // Showing the view (re)loads the webview, which says `ready`; the reveal follows its fresh state.
       this.pendingReveal = { id, section, query };
+      const reloaded = this.nextReady();
       await vscode.commands.executeCommand(`${MemoriesView.viewType}.focus`);
-      return; // delivered by onReady
+      const timeout = new Promise<'timeout'>(r => setTimeout(() => r('timeout'), 3000));
+      // A webview kept alive while hidden does not reload: deliver the reveal ourselves.
+      if ((await Promise.race([reloaded, timeout])) === 'timeout' && this.pendingReveal && this.isReady) {
+        this.pendingReveal = undefined;
+        await this.showRevealed(id, section, query);
+      }
+      return;
     }
-    if (!this.isVisible) await vscode.commands.executeCommand(`${MemoriesView.viewType}.focus`);
+    await this.showRevealed(id, section, query);
+  }
+
+  private async showRevealed(id?: string, section?: RevealSection, query?: string): Promise<void> {
     if (query !== undefined) {
       this.post({ type: 'reveal', section: 'search', query });
       await this.search(query);

@@ -43,11 +43,9 @@ export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Dis
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: localResourceRoots(this.extensionUri) };
     this.viewDisposables.push(
       view.webview.onDidReceiveMessage(raw => this.receive(raw)),
-      view.onDidChangeVisibility(() => {
-        // A hidden webview view is torn down; it sends `ready` again when shown.
-        if (!view.visible) this.ready = false;
-        this.onVisibilityChanged(view.visible);
-      }),
+      // A hidden webview view is usually torn down and says `ready` again when shown (then it gets fresh
+      // state); posts in between resolve undelivered and cost nothing, so `ready` is not reset here.
+      view.onDidChangeVisibility(() => this.onVisibilityChanged(view.visible)),
       view.onDidDispose(() => {
         if (this.view === view) { this.view = undefined; this.ready = false; }
       }),
@@ -58,6 +56,11 @@ export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Dis
   /** Resolves once the webview has loaded and said `ready` (immediately if it already has). */
   whenReady(): Promise<void> {
     if (this.ready) return Promise.resolve();
+    return this.nextReady();
+  }
+
+  /** Resolves at the next `ready` (a webview that reloads after being shown again). */
+  nextReady(): Promise<void> {
     return new Promise(resolve => this.readyWaiters.push(resolve));
   }
 
