@@ -143,6 +143,7 @@ export function registerInstructions(services: Services): void {
     onConfigChange('instructions', () => schedule(0)),
     { dispose: () => { if (timer) clearTimeout(timer); } },
   );
-  // After activation, not during it: the first sync opens the store.
-  if (services.config().instructions.enabled) schedule(3000);
+  // After activation, not during it. When the setting is off this only removes a generated file left from
+  // before (turned off while the window was closed) and never opens the store.
+  schedule(3000);
 }
