@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runPhase } from '../../scripts/host/run-integration.mjs';
-import { build, copyWorkspace, ensureHost, freePort, makeRunDir, seedUserSettings } from '../../scripts/host/lib.mjs';
+import { build, copyWorkspace, ensureHost, freePort, makeRunDir, onCleanup, seedUserSettings } from '../../scripts/host/lib.mjs';
 import { repoRoot, runCommand, startHost } from './lib/host.mjs';
 
 const TEST = 'records Korean and English transcripts';
@@ -20,6 +20,7 @@ async function recordTranscripts() {
   const host = ensureHost();
   build({ tests: true });
   const runDir = makeRunDir('engram-chat-');
+  if (!process.env.ENGRAM_KEEP_RUN) onCleanup(() => fs.rmSync(runDir, { recursive: true, force: true }));
   const transcripts = path.join(runDir, 'transcripts');
   const workspace = copyWorkspace(path.join(repoRoot, 'test/fixtures/workspace'), path.join(runDir, 'workspace'));
   const userDataDir = path.join(runDir, 'user-data');
