@@ -77,13 +77,15 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
     sink.setTerminalLimitation(msg);
   };
 
+  const timers = new Set<ReturnType<typeof setTimeout>>();
   const check = (t: vscode.Terminal) => {
     const timer = setTimeout(() => {
+      timers.delete(timer);
       if (!vscode.window.terminals.includes(t) || t.shellIntegration) return;
       without.add(t);
       updateLimitation();
     }, INTEGRATION_GRACE_MS);
-    disposables.push({ dispose: () => clearTimeout(timer) });
+    timers.add(timer);
   };
   vscode.window.terminals.forEach(check);
 
@@ -135,5 +137,5 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
       }));
     }),
   );
-  return vscode.Disposable.from(...disposables, { dispose: () => readers.clear() });
+  return vscode.Disposable.from(...disposables, { dispose: () => { readers.clear(); timers.forEach(clearTimeout); timers.clear(); } });
 }
