@@ -44,7 +44,7 @@ export class MemoriesApp {
 
     this.input = h('input', {
       class: 'search-input',
-      attrs: { type: 'search', placeholder: 'Search errors or questions (English, 한국어)', 'aria-label': 'Search memories', spellcheck: 'false', value: this.searchQuery },
+      attrs: { type: 'search', placeholder: 'Search errors or questions', title: 'Paste raw error text or ask a question, in English or Korean (한국어). Enter searches now.', 'aria-label': 'Search memories: raw error text or a question, in English or Korean', spellcheck: 'false', value: this.searchQuery },
       on: {
         input: () => this.scheduleSearch(),
         keydown: ev => {

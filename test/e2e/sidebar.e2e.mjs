@@ -244,8 +244,32 @@ async function main() {
   } finally {
     await host.stop();
   }
+  if (!failed) failed = !(await emptyStore());
   if (failed) process.exitCode = 1;
   else console.log('sidebar e2e: passed');
+}
+
+/** A new user's first look: an empty store gives a deliberate empty state with an action, not a blank view. */
+async function emptyStore() {
+  const host = await startHost({ settings: { 'workbench.colorTheme': 'Default Dark Modern' }, viewport: { width: 1280, height: 860 } });
+  const { page } = host;
+  try {
+    await page.waitForSelector(ENGRAM_ICON, { timeout: 120_000 });
+    await command(page, 'Engram: Show Memories');
+    const frame = await viewFrame(page, 'Memories');
+    const empty = frame.locator('.section-recent .state-empty');
+    await empty.waitFor({ timeout: 30_000 });
+    assert.match(await empty.innerText(), /No memories yet/);
+    assert.equal(await empty.locator('button', { hasText: 'Record Lesson…' }).count(), 1, 'the empty state offers an action');
+    console.log(`saved ${await host.screenshot('sidebar-empty')}`);
+    return true;
+  } catch (e) {
+    console.error(e);
+    await host.screenshot('sidebar-empty-failure').catch(() => {});
+    return false;
+  } finally {
+    await host.stop();
+  }
 }
 
 await main();
