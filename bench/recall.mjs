@@ -51,13 +51,14 @@ const TEMPLATES = [
 export function syntheticLesson(i, r) {
   const t = Math.floor(r() * TEMPLATES.length);
   const scopeDepth = r();
-  const pkg = `packages/${pick(r, WORDS)}${i % 40}`;
+  // A repo has a bounded set of folders (here 40 packages x 8 subfolders), not a new one per memory.
+  const pkg = `packages/${WORDS[i % 40]}`;
   return {
     kind: 'lesson', id: `syn-${i}`,
     errorSignature: TEMPLATES[t](r),
     rootCause: `the ${pick(r, WORDS)} ${pick(r, WORDS)} ${ident(r)} was ${pick(r, ['stale', 'missing', 'misconfigured', 'shadowed', 'duplicated', 'not awaited'])} in ${pick(r, WORDS)}`,
     fixApproach: `${pick(r, ['update', 'move', 'rename', 'install', 'pin', 'await', 'wrap', 'validate'])} the ${pick(r, WORDS)} ${ident(r)} before ${pick(r, WORDS)}`,
-    scope: scopeDepth < 0.3 ? [] : scopeDepth < 0.8 ? [`${pkg}/**`] : [`${pkg}/src/${pick(r, WORDS)}/**`],
+    scope: scopeDepth < 0.3 ? [] : scopeDepth < 0.8 ? [`${pkg}/**`] : [`${pkg}/src/${WORDS[Math.floor(r() * 8)]}/**`],
     stack: [pick(r, ['typescript', 'node', 'python', 'rust', 'c'])],
     tags: [pick(r, WORDS)],
     createdAt: Date.UTC(2026, 0, 1) + Math.floor(r() * 150) * 86_400_000,
@@ -80,7 +81,7 @@ export function syntheticQueries(n, seed = 99) {
   for (let i = 0; i < n; i++) {
     const m = syntheticLesson(100000 + i, r);
     const text = r() < 0.7 ? m.errorSignature : `why does the ${pick(r, WORDS)} ${pick(r, WORDS)} fail with ${pick(r, ['cannot find module', 'permission denied', 'type not assignable', 'borrow of moved value', 'undefined property'])}`;
-    out.push({ text, file: r() < 0.6 ? `packages/${pick(r, WORDS)}${i % 40}/src/${pick(r, WORDS)}/x.ts` : undefined });
+    out.push({ text, file: r() < 0.6 ? `packages/${WORDS[i % 40]}/src/${WORDS[Math.floor(r() * 8)]}/x.ts` : undefined });
   }
   return out;
 }

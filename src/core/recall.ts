@@ -44,6 +44,9 @@ const MIN_SIMILAR = 0.3;
 const UNKNOWN_PLACE_FACTOR = 0.93;
 /** Results scoring below this share of the best one are dropped. */
 const RELATIVE_FLOOR = 0.25;
+const GLOBAL_SCOPE = { ok: true, spec: 0 } as const;
+/** A signature shared by more memories than this (a very common error) is narrowed before ranking. */
+const MAX_SIGNATURE_CANDIDATES = 300;
 const LADDER_RANK = { observation: 0, pattern: 1, rule: 2, constraint: 3 } as const;
 
 interface Scored { memory: Memory; score: number; spec: number; c: Candidate }
@@ -79,13 +82,14 @@ export class RecallEngine {
     // 1. Exact signature keys: the whole query, and each error found in it. The same normalised message
     //    under another tool prefix (a pasted line without "error TS…:" framing) counts too.
     const byText = this.signatureTexts();
+    const sigIds = new Map<string, string>(); // id -> label
     for (const [key, label] of querySignatures(text)) {
-      for (const id of bySignature.get(key) ?? []) cand(id).sig ??= label;
+      for (const id of bySignature.get(key) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
       const codeless = codeOf(key) === '-';
       for (const other of byText.get(signatureTextOf(key)) ?? []) {
         // Only when one side lacks a code: TS2322 and TS2345 with the same words are different errors.
         if (other === key || (!codeless && codeOf(other) !== '-')) continue;
-        for (const id of bySignature.get(other) ?? []) cand(id).sig ??= label;
+        for (const id of bySignature.get(other) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
       }
     }
 
@@ -97,6 +101,42 @@ export class RecallEngine {
       const c = cand(h.id);
       c.lex = maxLex > 0 ? h.score / maxLex : 0;
       c.terms = h.terms;
+    }
+
+    // Many memories share the same globs: match each distinct scope against the file once per query.
+    const scopeMemo = new Map<string, { ok: boolean; spec: number }>();
+    const scopeOf = (m: Memory) => {
+      if (!m.scope.length) return GLOBAL_SCOPE;
+      const key = m.scope.length === 1 ? m.scope[0] : m.scope.join('\n');
+      let r = scopeMemo.get(key);
+      if (!r) {
+        if (q.file) {
+          const ok = scopeMatches(m.scope, q.file);
+          r = { ok, spec: ok ? scopeSpecificity(m.scope, q.file) : 0 };
+        } else {
+          // No file at hand: a memory for one corner of the repo is a weaker bet than a general one.
+          r = { ok: true, spec: scopeSpecificity(m.scope) > 0 ? -1 : 0 };
+        }
+        scopeMemo.set(key, r);
+      }
+      return r;
+    };
+    const keep = (m: Memory | undefined): m is Memory => !!m && this.passes(m, q, owners, now) && scopeOf(m).ok;
+
+    // Signature members join the candidates. A very common signature (thousands of "cannot find module")
+    // is narrowed to the members that pass the filters and, past a bound, to the best by trust, recency,
+    // importance and scope fit, so ranking work stays bounded however big the store grows.
+    if (sigIds.size) {
+      let members: { id: string; label: string; prior: number }[] = [];
+      for (const [id, label] of sigIds) {
+        const c = cands.get(id);
+        if (c) { c.sig ??= label; continue; }
+        const m = state.get(id);
+        if (!keep(m)) continue;
+        members.push({ id, label, prior: sigIds.size > MAX_SIGNATURE_CANDIDATES ? this.prior(m, now, scopeOf(m).spec) : 0 });
+      }
+      if (members.length > MAX_SIGNATURE_CANDIDATES) members = members.sort((a, b) => b.prior - a.prior).slice(0, MAX_SIGNATURE_CANDIDATES);
+      for (const x of members) cand(x.id).sig = x.label;
     }
 
     // 3. Meaning (vectors), when an embedder is available: a full search, or a rescore of the candidates.
@@ -112,26 +152,6 @@ export class RecallEngine {
         for (const c of front) { const w = vectorOf(c.id); if (w) c.cos = Math.max(0, cosine(v, w)); }
       }
     }
-
-    // Many memories share the same globs: match each distinct scope against the file once per query.
-    const scopeMemo = new Map<string, { ok: boolean; spec: number }>();
-    const scopeOf = (m: Memory) => {
-      if (!m.scope.length) return { ok: true, spec: 0 };
-      const key = m.scope.join('\n');
-      let r = scopeMemo.get(key);
-      if (!r) {
-        if (q.file) {
-          const ok = scopeMatches(m.scope, q.file);
-          r = { ok, spec: ok ? scopeSpecificity(m.scope, q.file) : 0 };
-        } else {
-          // No file at hand: a memory for one corner of the repo is a weaker bet than a general one.
-          r = { ok: true, spec: scopeSpecificity(m.scope) > 0 ? -1 : 0 };
-        }
-        scopeMemo.set(key, r);
-      }
-      return r;
-    };
-    const keep = (m: Memory | undefined): m is Memory => !!m && this.passes(m, q, owners, now) && scopeOf(m).ok;
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
@@ -189,6 +209,12 @@ export class RecallEngine {
     const textRel = hasVectors ? 0.75 * c.lex + 0.25 * Math.max(0, c.cos) : c.lex;
     // A signature match outranks any word match of equal strength; words still order signature twins.
     const relevance = c.sig ? 0.55 + 0.45 * textRel : 0.85 * textRel;
+    const score = clamp01(relevance * this.prior(m, now, spec));
+    return { memory: m, score: round3(score), spec, c };
+  }
+
+  /** Everything but relevance: trust × recency × importance × scope fit. */
+  private prior(m: Memory, now: number, spec: number): number {
     const trust = 0.55 + 0.35 * mean(m.confidence) + 0.1 * (LADDER_RANK[m.maturity] ?? 0) / 3;
     const last = Math.max(m.updatedAt || 0, m.lastAccessedAt || 0, m.createdAt || 0);
     const age = Math.max(0, now - last);
@@ -196,8 +222,7 @@ export class RecallEngine {
     const importance = 0.8 + 0.2 * clamp01(m.importance ?? 0.5);
     // Tighter scope wins among near-equals (scope twins), without overriding a clearly better match.
     const scopeBonus = spec < 0 ? UNKNOWN_PLACE_FACTOR : 1 + 0.08 * Math.min(1, spec / 300);
-    const score = clamp01(relevance * trust * recency * importance * scopeBonus);
-    return { memory: m, score: round3(score), spec, c };
+    return trust * recency * importance * scopeBonus;
   }
 
   private explain(r: Scored, q: RecallQuery, surface: Map<string, string>): string[] {

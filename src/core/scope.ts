@@ -3,6 +3,7 @@
 import { Minimatch } from 'minimatch';
 
 const OPTS = { dot: true, nocomment: true, nonegate: true } as const;
+const MAX_CACHED = 50_000;
 const cache = new Map<string, (file: string) => boolean>();
 
 function matcher(glob: string): (file: string) => boolean {
@@ -12,7 +13,8 @@ function matcher(glob: string): (file: string) => boolean {
     // A bare folder ("packages/web" or "packages/web/") means everything under it.
     const globs = (/[*?[{]/.test(g) ? [g] : [g, `${g.replace(/\/$/, '')}/**`]).map(x => new Minimatch(x, OPTS));
     fn = (file: string) => globs.some(x => x.match(file));
-    if (cache.size > 5000) cache.clear();
+    // Bounded, oldest first out (Map keeps insertion order): big stores can hold many distinct globs.
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     cache.set(glob, fn);
   }
   return fn;
