@@ -3,6 +3,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { copyCodicons } from './scripts/copy-codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -73,3 +74,5 @@ if (watch) {
 } else {
   await Promise.all(configs.map(c => esbuild.build(c)));
 }
+// The webviews load the codicon font from dist/, never from node_modules.
+copyCodicons();
