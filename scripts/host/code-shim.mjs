@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cleanupAll, ensureHost, freePort, log, makeRunDir, seedUserSettings } from './lib.mjs';
+import { cleanupAll, ensureHost, freePort, log, makeRunDir, onCleanup, seedUserSettings } from './lib.mjs';
 import { runPhase } from './run-integration.mjs';
 
 const argv = process.argv.slice(2);
@@ -39,6 +39,7 @@ if (fs.existsSync(testsPath) && fs.statSync(testsPath).isDirectory()) testsPath 
 
 const host = ensureHost();
 const runDir = makeRunDir('engram-shim-');
+onCleanup(() => { if (!process.env.ENGRAM_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true }); });
 userDataDir ??= path.join(runDir, 'user-data');
 seedUserSettings(userDataDir);
 const portFile = path.join(userDataDir, '.engram-shim-port');
@@ -53,5 +54,4 @@ const result = await runPhase(host, {
   resultsDir: path.join(runDir, 'results'), startMarker: '',
 });
 await cleanupAll();
-if (!process.env.ENGRAM_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true });
 process.exit(result.code);

@@ -71,16 +71,21 @@ export async function freePort(preferred) {
 
 // Everything started here is ended on exit, Ctrl-C or SIGTERM: one list, run once.
 const cleanups = [];
-let cleaning = false;
+let cleaning;
+/** Server process groups still alive: killed outright on process exit, even mid-cleanup. */
+const liveGroups = new Set();
 export function onCleanup(fn) { cleanups.push(fn); return () => { const i = cleanups.indexOf(fn); if (i >= 0) cleanups.splice(i, 1); }; }
-export async function cleanupAll() {
-  if (cleaning) return;
-  cleaning = true;
-  while (cleanups.length) { try { await cleanups.pop()(); } catch { /* best effort */ } }
-  cleaning = false;
+export function cleanupAll() {
+  // A second caller (signal handler and main's catch) waits for the same cleanup instead of exiting early.
+  cleaning ??= (async () => {
+    while (cleanups.length) { try { await cleanups.pop()(); } catch { /* best effort */ } }
+  })().finally(() => { cleaning = undefined; });
+  return cleaning;
 }
-function syncKillAll() { for (const fn of cleanups.splice(0)) { try { const r = fn(true); void r; } catch { /* exiting */ } } }
-process.once('exit', syncKillAll);
+process.once('exit', () => {
+  for (const fn of cleanups.splice(0)) { try { void fn(true); } catch { /* exiting */ } }
+  for (const pgid of liveGroups) { try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ } }
+});
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.once(sig, () => { log(`${sig}: cleaning up`); void cleanupAll().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143)); });
 }
@@ -165,16 +170,22 @@ export async function startServer(host, { runDir, port, env = {}, userDataDir, e
   const child = spawn(host.codeServer, args, { env: serverEnv, stdio: ['ignore', logToConsole ? 'inherit' : out, logToConsole ? 'inherit' : out], detached: true });
   fs.closeSync(out);
   let exited = false;
+  liveGroups.add(child.pid);
   child.on('exit', () => { exited = true; });
   const stop = async sync => {
     unregister();
-    if (exited) return;
-    try { process.kill(-child.pid, 'SIGTERM'); } catch { return; }
+    if (exited) { // the leader is gone, but its group (extension host, pty host) may not be
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      liveGroups.delete(child.pid);
+      return;
+    }
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { liveGroups.delete(child.pid); return; }
     if (sync === true) return; // process exit: no time to wait
     for (let i = 0; i < 50 && !exited; i++) await new Promise(r => setTimeout(r, 100));
     if (!exited) { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }
     // The group may outlive its leader (extension host, pty host): make sure it is gone.
     try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    liveGroups.delete(child.pid);
   };
   const unregister = onCleanup(stop);
   const up = await waitForPort(port, 60_000, () => exited);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as util from 'node:util';
 import {
-  NOISE, build, cleanupAll, copyWorkspace, ensureHost, freePort, launchBrowser, log, makeRunDir, repoRoot,
+  NOISE, build, cleanupAll, copyWorkspace, ensureHost, freePort, launchBrowser, log, makeRunDir, onCleanup, repoRoot,
   seedUserSettings, startServer, tail, workbenchUrl,
 } from './lib.mjs';
 
@@ -101,6 +101,8 @@ async function main() {
   log(`host ready in ${Date.now() - started} ms`);
   if (opts.build) build({ tests: true });
   const runDir = makeRunDir('engram-it-');
+  // Registered first, so it runs last: after servers and browsers are gone (also on Ctrl-C).
+  onCleanup(() => { if (!opts.keep) fs.rmSync(runDir, { recursive: true, force: true }); });
   const workspace = copyWorkspace(path.join(repoRoot, 'test/fixtures/workspace'), path.join(runDir, 'workspace'));
   const userDataDir = path.join(runDir, 'user-data');
   seedUserSettings(userDataDir);
@@ -125,7 +127,6 @@ async function main() {
   }
   await cleanupAll();
   if (opts.keep) log(`run folder kept: ${runDir}`);
-  else fs.rmSync(runDir, { recursive: true, force: true });
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
   const pending = results.reduce((n, r) => n + (r.pending ?? 0), 0);

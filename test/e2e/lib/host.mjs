@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  copyWorkspace, ensureHost, launchBrowser, log, makeRunDir, repoRoot, seedUserSettings, startServer, workbenchUrl,
+  copyWorkspace, ensureHost, launchBrowser, log, makeRunDir, onCleanup, repoRoot, seedUserSettings, startServer, workbenchUrl,
 } from '../../../scripts/host/lib.mjs';
 
 export { repoRoot };
@@ -27,6 +27,9 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   hostCache ??= ensureHost();
   const host = hostCache;
   const runDir = makeRunDir('engram-e2e-');
+  // Runs after the server and browser are gone, also when a test throws before stop() (the runner
+  // calls cleanupAll after every test) or on Ctrl-C.
+  const removeRunDir = onCleanup(() => { if (!process.env.ENGRAM_KEEP_RUN) fs.rmSync(runDir, { recursive: true, force: true }); });
   const storeDir = path.join(runDir, 'store');
   fs.mkdirSync(storeDir, { recursive: true });
   const ws = copyWorkspace(path.resolve(repoRoot, workspace), path.join(runDir, 'workspace'));
@@ -59,6 +62,7 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
       stopped = true;
       await browser.close();
       await server.stop();
+      removeRunDir();
       if (process.env.ENGRAM_KEEP_RUN) log(`run folder kept: ${runDir}`);
       else fs.rmSync(runDir, { recursive: true, force: true });
     },
