@@ -137,9 +137,10 @@ export function registerStaleGuard(services: Services): void {
       checker.invalidate(rel);
       for (const m of memoriesNaming(all, rel)) affected.set(m.id, m);
     }
+    services.logger.debug(`deleted ${paths.join(', ')}: re-checking ${affected.size} memor${affected.size === 1 ? 'y' : 'ies'} naming them`);
     for (const m of affected.values()) {
       const reason = await checker(m);
-      if (reason) services.logger.info(`after deleting ${paths.join(', ')}: ${m.id} is stale (${reason})`);
+      services.logger.debug(`after deleting ${paths.join(', ')}: ${m.id} is ${reason ? `stale (${reason})` : 'still fresh'}`);
     }
   };
 
