@@ -120,6 +120,20 @@ describe('trust: pattern → rule', () => {
     assert.match(t!.reason, /another place/);
   });
 
+  it('counts confirmations already tallied in two workspaces as another context', () => {
+    const s = new MemoryState();
+    const m = lesson({ maturity: 'pattern', evidence: ['ep1', 'ep2'], owner: { scope: 'personal' } });
+    s.applyAll([
+      { type: 'recorded', id: m.id, at: T0, memory: m },
+      { type: 'feedback', id: m.id, at: T0 + 1, outcome: 'prevented', workspace: 'wsA' },
+      { type: 'feedback', id: m.id, at: T0 + 2, outcome: 'prevented', workspace: 'wsA' },
+      { type: 'feedback', id: m.id, at: T0 + 3, outcome: 'prevented', workspace: 'wsB' },
+    ]);
+    const t = evaluatePromotion(s.get(m.id)!, { now: T0 + 4, outcome: 'prevented', workspace: 'wsB' });
+    assert.strictEqual(t?.to, 'rule');
+    assert.match(t!.reason, /confirmed in 2 workspaces/);
+  });
+
   it('does not promote in the same context (same workspace, same folder, same week)', () => {
     const m = pattern(['prevented', 'prevented', 'prevented', 'prevented', 'prevented']);
     const t = evaluatePromotion(m, {
