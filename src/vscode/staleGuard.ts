@@ -110,7 +110,8 @@ export function createStaleChecker(services: Services): StaleChecker {
   }) as StaleChecker;
   checker.invalidate = rel => cache.invalidate(rel);
   checker.exempt = m => {
-    const next = { ...restored(), [m.id]: m.updatedAt };
+    // Bounded: the oldest exemptions go first (a memory edited since is checked again anyway).
+    const next = Object.fromEntries([...Object.entries(restored()).filter(([id]) => id !== m.id), [m.id, m.updatedAt] as const].slice(-1000));
     void state.update(RESTORED_KEY, next);
     cache.invalidate();
   };
