@@ -2,6 +2,7 @@
 // index, the signature map and the vector index are derived from it and kept in step on every write.
 // Masking and the poisoning guard run here, before anything reaches disk.
 import { createHash } from 'crypto';
+import * as fs from 'fs';
 import * as path from 'path';
 import { cleanupCandidates, type CleanupPolicy } from '../core/expiry';
 import { newId } from '../core/ids';
@@ -12,7 +13,7 @@ import { memorySignature, memoryText } from '../core/memoryText';
 import { detectMemoryInjection } from '../core/poison';
 import { RecallEngine, signatureKeyOf } from '../core/recall';
 import { MemoryState } from '../core/reduce';
-import { evaluateDemotion, evaluatePromotion, isDuplicateLesson, LADDER, mean, planManualPromotion, PRIOR } from '../core/trust';
+import { evaluateDemotion, evaluatePromotion, isDuplicateLesson, planManualDemotion, planManualPromotion, PRIOR } from '../core/trust';
 import type {
   FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, RecallQuery, RecallResult,
 } from '../core/types';
@@ -62,6 +63,8 @@ export interface ImportLinesOptions extends ImportOptions {
 }
 
 /** Sources that may not claim a maturity: what arrives this way earns trust like everything else. */
+/** Cleanup compacts when the log has grown past this, even if nothing expired. */
+const COMPACT_LOG_BYTES = 4 * 1024 * 1024;
 const UNTRUSTED_SOURCES = new Set(['chat', 'imported', 'team', 'captured']);
 
 export class MemoryStore {
@@ -258,9 +261,9 @@ export class MemoryStore {
   async demote(id: string, reason?: string): Promise<void> {
     return this.serial(async () => {
       const m = this.require(id);
-      const i = LADDER.indexOf(m.maturity);
-      if (i <= 0) throw new Error('already an observation, the bottom of the ladder');
-      await this.commit([{ type: 'demoted', id, at: this.now(), from: m.maturity, to: LADDER[i - 1], reason: reason ?? 'demoted by the user' }]);
+      const plan = planManualDemotion(m);
+      if (!plan.ok) throw new Error(plan.error);
+      await this.commit([{ type: 'demoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ?? plan.transition.reason }]);
     });
   }
 
@@ -385,6 +388,10 @@ export class MemoryStore {
       const now = policy.now ?? this.now();
       const found = cleanupCandidates(this.state.all(), now, { ...policy, ttlDays: policy.ttlDays ?? 0 });
       await this.commit(found.map(c => ({ type: 'expired' as const, id: c.id, at: now, reason: c.reason })));
+      // Expired and forgotten text leaves the disk only at compaction; cleanup is the periodic moment for it.
+      if (!this.opts.readOnly && (found.length || logBytes(this.dir) > COMPACT_LOG_BYTES)) {
+        await this.compactInner().catch(e => this.logger.warn(`compaction after cleanup failed: ${(e as Error).message}`));
+      }
       return found.map(c => c.id);
     });
   }
@@ -416,21 +423,23 @@ export class MemoryStore {
    * expired text leaves the disk, and open() replays less. Safe with other writers (under the lock).
    */
   async compact(): Promise<{ generation: number; memories: number }> {
-    return this.serial(async () => {
-      const r = await this.log.compact(this.state, { now: this.now() });
-      if (r.reset) {
-        const state = new MemoryState();
-        state.applyAll(r.newEvents);
-        this.state = state;
-        this.rebuildDerived();
-        this.fire(this.state.all().map(m => m.id));
-      } else if (r.newEvents.length) {
-        await this.applyDerived(r.newEvents);
-      }
-      // Past-expiry memories the snapshot dropped are dropped here too (no event: the snapshot is the record).
-      if (r.expired.length) await this.applyDerived(r.expired.map(id => ({ type: 'expired' as const, id, at: this.now(), reason: 'expired at compaction' })));
-      return { generation: r.generation, memories: r.memories };
-    });
+    return this.serial(() => this.compactInner());
+  }
+
+  private async compactInner(): Promise<{ generation: number; memories: number }> {
+    const r = await this.log.compact(this.state, { now: this.now() });
+    if (r.reset) {
+      const state = new MemoryState();
+      state.applyAll(r.newEvents);
+      this.state = state;
+      this.rebuildDerived();
+      this.fire(this.state.all().map(m => m.id));
+    } else if (r.newEvents.length) {
+      await this.applyDerived(r.newEvents);
+    }
+    // Past-expiry memories the snapshot dropped are dropped here too (no event: the snapshot is the record).
+    if (r.expired.length) await this.applyDerived(r.expired.map(id => ({ type: 'expired' as const, id, at: this.now(), reason: 'expired at compaction' })));
+    return { generation: r.generation, memories: r.memories };
   }
 
   async rebuildIndex(opts: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<void> {
@@ -602,10 +611,14 @@ function vectorItem(m: Memory): IndexItemInput {
   return { id: m.id, text, hash: createHash('sha1').update(text).digest('hex') };
 }
 
+/** Size of the current event log (0 when missing). */
+function logBytes(dir: string): number {
+  try { return fs.statSync(path.join(dir, 'events.jsonl')).size; } catch { return 0; }
+}
+
 function sameScope(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
   const x = [...a].sort(), y = [...b].sort();
   return x.every((g, i) => g === y[i]);
 }
 
-export { mean as confidenceMean };
