@@ -29,7 +29,7 @@ export function mean(c: Confidence): number {
 
 /**
  * Lower credible bound of the Beta(α, β) posterior by its normal approximation, clipped to [0, 1].
- * With the (1,1) prior: 2 successes → 0.43, 3 → 0.53, 5 → 0.65; one failure among 4 → 0.38.
+ * With the (1,1) prior: 2 successes → 0.43, 3 → 0.53, 5 → 0.65; one failure among 4 → 0.37.
  */
 export function lowerBound(c: Confidence, z = DEFAULT_Z): number {
   const a = Math.max(c.alpha, 1e-9);
