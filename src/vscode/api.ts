@@ -15,6 +15,8 @@ export interface OpenEpisodeView {
 
 export interface CaptureApi {
   readonly paused: boolean;
+  /** Why capture is paused (the user, a full disk, read-only storage), when it is. */
+  readonly pauseReason?: string;
   /** Why capture cannot see terminals (no shell integration), if so. */
   readonly terminalLimitation?: string;
   setPaused(paused: boolean, reason?: string): void;

@@ -31,8 +31,10 @@ function strArr(v: unknown, fallback: string[]): string[] {
 }
 
 /** Settings parsed into types at the edge, so a hand-edited settings.json never reaches core as garbage. */
-export function readConfig(scope?: vscode.ConfigurationScope): EngramConfig {
-  const c = vscode.workspace.getConfiguration('engram', scope);
+export function readConfig(scope?: vscode.ConfigurationScope | null): EngramConfig {
+  // Resource-scoped settings (exclude) read without a resource log a warning per call; default to the
+  // first folder, which is what a single-root workspace means anyway.
+  const c = vscode.workspace.getConfiguration('engram', scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
   return {
     capture: {
       enabled: bool(c.get('capture.enabled'), true),

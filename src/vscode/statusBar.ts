@@ -14,7 +14,7 @@ export function statusText(capture: Pick<CaptureApi, 'paused' | 'terminalLimitat
 function tooltip(capture: CaptureApi): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = false;
-  const reason = (capture as CaptureApi & { pauseReason?: string }).pauseReason;
+  const reason = capture.pauseReason;
   if (capture.paused) md.appendMarkdown(`**${vscode.l10n.t('Capture is paused')}**${reason ? `: ${escape(reason)}` : ''}\n\n`);
   if (capture.terminalLimitation) md.appendMarkdown(`$(warning) ${escape(capture.terminalLimitation)}\n\n`);
   const open = capture.openEpisodes();
@@ -47,7 +47,7 @@ export function registerStatusBar(services: Services): void {
   const update = () => {
     item.text = statusText(capture);
     item.tooltip = tooltip(capture);
-    item.backgroundColor = capture.paused && (capture as CaptureApi & { pauseReason?: string }).pauseReason !== vscode.l10n.t('paused by you')
+    item.backgroundColor = capture.paused && capture.pauseReason !== vscode.l10n.t('paused by you')
       ? new vscode.ThemeColor('statusBarItem.warningBackground')
       : undefined;
   };
