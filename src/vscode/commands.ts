@@ -323,17 +323,11 @@ export async function clearWorkspace(services: Services, opts: ConfirmOption): P
   }
   for (const m of all) await store.forget(m.id, 'workspace memory cleared by the user');
   // Compaction drops forgotten text from the log file itself, not just from the state.
-  const compact = (store as unknown as { compact?: () => Promise<void> }).compact;
-  if (typeof compact === 'function') await compact.call(store);
+  await store.compact();
   services.fireChanged();
   if (opts.confirm !== false) void vscode.window.showInformationMessage(vscode.l10n.t('Engram forgot {0} memories.', all.length));
   return all.length;
 }
-
-/** store/modelFiles.ts downloadModel, reached through dist/store.js (checked at run time: older bundles lack it). */
-type DownloadFn = (opts: { model?: string; cacheDir: string },
-  onProgress?: (p: { file: string; loaded: number; total?: number; fileIndex: number; fileCount: number }) => void,
-  signal?: AbortSignal) => Promise<unknown>;
 
 /** Where downloaded models go; the embedder must look in the same folder (resolveModel's cacheDir). */
 export function modelCacheDir(services: Services): string {
@@ -356,8 +350,7 @@ export async function downloadModel(services: Services, opts: ConfirmOption): Pr
       vscode.l10n.t('Download the embedding model {0} from Hugging Face? It is about 120 MB and is stored on this machine.', cfg.model), { modal: true }, yes);
     if (answer !== yes) return { ok: false };
   }
-  const download = (loadStoreModule() as unknown as { downloadModel?: DownloadFn }).downloadModel;
-  if (typeof download !== 'function') return fail(vscode.l10n.t('Engram: this build cannot download models.'));
+  const { downloadModel: download } = loadStoreModule();
   try {
     const done = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading {0}', cfg.model), cancellable: true }, async (progress, token) => {
       let last = 0;
@@ -376,7 +369,7 @@ export async function downloadModel(services: Services, opts: ConfirmOption): Pr
     });
     if (!done) return { ok: false };
   } catch (e) {
-    return fail(vscode.l10n.t('Engram could not download the model: {0}. Recall keeps working without it (words and error signatures).', formatError(e)));
+    return fail(vscode.l10n.t('Engram could not download the model: {0}. Recall keeps working without it (words and error signatures).', formatError(e).replace(/\.\s*$/, '')));
   }
   void vscode.window.showInformationMessage(vscode.l10n.t('Engram downloaded the model. Rebuild the index to use it.'));
   return { ok: true };

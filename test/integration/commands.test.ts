@@ -114,7 +114,7 @@ suite('Commands', () => {
     try {
       const offline = await vscode.commands.executeCommand<DownloadResult>('engram.downloadModel', { confirm: false });
       assert.strictEqual(offline.ok, false, 'a download cannot succeed on this offline machine');
-      assert.match(offline.error ?? '', /could not download the model|cannot download models/);
+      assert.match(offline.error ?? '', /could not download the model/);
       console.log(`    downloadModel offline error: ${offline.error}`);
     } finally {
       await cfg.update('embedding.allowDownload', undefined, vscode.ConfigurationTarget.Global);
