@@ -87,7 +87,9 @@ describe('cli (dist/cli.js)', function () {
   it('recall --stdin and --queries (many queries, one process)', () => {
     importFile(seed);
     const s = run(['--store', store, 'recall', '--stdin', '--json'], `npm run build\n${TS2322}\n`);
-    assert.strictEqual(JSON.parse(s.out).results[0].id.endsWith('-1'), true);
+    const top = JSON.parse(s.out).results[0];
+    assert.ok(['web-1', 'api-1'].includes(top.id), `a TS2322 lesson comes first, got ${top.id}`);
+    assert.ok(top.why.includes('same signature TS2322'));
     const qf = path.join(dir, 'q.jsonl');
     fs.writeFileSync(qf, [
       JSON.stringify({ query: TS2322, file: 'packages/api/src/env.ts' }),
