@@ -18,6 +18,8 @@ usage: engram --store DIR <command> [options]
 commands:
   import FILE [--trusted] [--batch N]   import JSON lines (one memory per line; "-" reads stdin)
                                         --trusted keeps maturity/confidence as written (your own backup)
+                                        a repeated id: the first line wins, later ones are reported and skipped;
+                                        a lesson without id repeating one (same error, fix, scope) is merged as evidence
   recall QUERY [--file PATH] [--k N] [--json] [--kinds a,b] [--owners a,b] [--outcome success|failure]
   recall --stdin ...                    read the query from stdin
   recall --queries FILE [--json]        JSON lines {"query": "...", "file": "..."}: one result line each
