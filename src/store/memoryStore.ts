@@ -81,6 +81,8 @@ export class MemoryStore {
   private vectors?: VectorIndex;
   private vectorsReady?: Promise<void>;
   private closed = false;
+  private lastLogStamp?: string;
+  private refreshing?: Promise<void>;
 
   private constructor(
     readonly dir: string,
@@ -98,6 +100,7 @@ export class MemoryStore {
   static async open(dir: string, opts: StoreOptions = {}): Promise<MemoryStore> {
     const logger = opts.logger ?? nullLogger;
     const log = await EventLog.open(dir, { logger, readOnly: opts.readOnly });
+    const stamp = logStamp(dir); // before reading: a write that lands meanwhile shows up as a change
     // readAll recovers what it can and says so; it never hands back an empty state over data it could read.
     const { events, warnings } = await log.readAll();
     const state = new MemoryState();
@@ -105,6 +108,7 @@ export class MemoryStore {
     const embedder = opts.embedder ?? new HashEmbedder();
     const store = new MemoryStore(dir, log, state, embedder, !opts.embedder, opts);
     store.warnings.push(...warnings);
+    store.lastLogStamp = stamp;
     store.rebuildDerived();
     return store;
   }
@@ -177,6 +181,7 @@ export class MemoryStore {
   history(id: string): HistoryEntry[] { return this.state.history(id); }
 
   async recall(q: RecallQuery): Promise<RecallResult[]> {
+    this.refreshIfChanged();
     await this.ensureVectors();
     return this.engine.recall({ ...q, now: q.now ?? this.now() });
   }
@@ -396,6 +401,22 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * When the log changed since we last read it (another window, `engram import`), picks the changes up
+   * in the background: this recall answers from what is loaded, the next one sees the rest. Never waits
+   * for another process's lock on the hot path. Our own writes also change the log; the refresh that
+   * follows them is cheap (it finds nothing new).
+   */
+  private refreshIfChanged(): void {
+    if (this.opts.readOnly || this.closed || this.refreshing) return;
+    const stamp = logStamp(this.dir);
+    if (stamp === this.lastLogStamp) return;
+    this.refreshing = this.refresh()
+      .then(() => { this.lastLogStamp = stamp; })
+      .catch(e => this.logger.warn(`could not read other writers' changes: ${(e as Error).message}`))
+      .finally(() => { this.refreshing = undefined; });
+  }
+
   /** Picks up events other processes (another window, the CLI) appended since we last looked. */
   async refresh(): Promise<void> {
     return this.serial(async () => {
@@ -453,6 +474,7 @@ export class MemoryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.refreshing;
     await this.writes.catch(() => undefined);
     await this.vectorsReady?.catch(() => undefined);
     this.listeners.clear();
@@ -609,6 +631,16 @@ export class MemoryStore {
 function vectorItem(m: Memory): IndexItemInput {
   const text = memoryText(m);
   return { id: m.id, text, hash: createHash('sha1').update(text).digest('hex') };
+}
+
+/** Identity + size + mtime of the current log: changes whenever anyone appends or compacts. */
+function logStamp(dir: string): string {
+  try {
+    const st = fs.statSync(path.join(dir, 'events.jsonl'));
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'none';
+  }
 }
 
 /** Size of the current event log (0 when missing). */

@@ -225,3 +225,23 @@ describe('MemoryStore.compact', () => {
     }
   });
 });
+
+describe('MemoryStore: other writers', () => {
+  it('recall notices what another process appended, without an explicit refresh', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-other-'));
+    try {
+      const window = await MemoryStore.open(dir);
+      assert.deepStrictEqual(await window.recall({ text: 'flaky snapshot test timezone' }), []);
+      const cli = await MemoryStore.open(dir);
+      const m = await cli.record(fact('the flaky snapshot test depends on the machine timezone; run it with TZ=UTC'));
+      await cli.close();
+      const changed = new Promise<string[]>(resolve => window.onDidChange(resolve));
+      await window.recall({ text: 'flaky snapshot test timezone' }); // notices the change, reads it in the background
+      assert.deepStrictEqual(await changed, [m.id]);
+      assert.strictEqual((await window.recall({ text: 'flaky snapshot test timezone' }))[0]?.memory.id, m.id);
+      await window.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
