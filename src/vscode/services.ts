@@ -102,6 +102,28 @@ export class Services implements vscode.Disposable {
     const at = Date.now();
     for (const id of ids) this.shown.push({ id, file, at });
     if (this.shown.length > 2000) this.shown.splice(0, this.shown.length - 1000);
+    this.queueAccess(ids, at);
+  }
+
+  // Access counts feed the cleanup rule ("recalled fewer than N times"). "Relevant now" re-runs recall as
+  // the cursor moves, so each memory counts at most once an hour per window, written in one batch.
+  private readonly lastCounted = new Map<string, number>();
+  private pendingAccess = new Set<string>();
+  private accessTimer?: ReturnType<typeof setTimeout>;
+
+  private queueAccess(ids: string[], at: number): void {
+    for (const id of ids) {
+      if (at - (this.lastCounted.get(id) ?? 0) < 3_600_000) continue;
+      this.lastCounted.set(id, at);
+      this.pendingAccess.add(id);
+    }
+    if (!this.pendingAccess.size || this.accessTimer) return;
+    this.accessTimer = setTimeout(() => {
+      this.accessTimer = undefined;
+      const batch = [...this.pendingAccess];
+      this.pendingAccess = new Set();
+      void this.store().then(s => s.markAccessed(batch)).catch(e => this.logger.warn(`could not count recalls: ${formatError(e)}`));
+    }, 5000);
   }
 
   /** Ids of memories shown since `since` (for `file` when given). */
@@ -121,6 +143,7 @@ export class Services implements vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    if (this.accessTimer) clearTimeout(this.accessTimer);
     this.changed.dispose();
     const stores = [this.storePromise, this.personalPromise].filter(Boolean) as Promise<MemoryStore>[];
     for (const p of stores) { try { await (await p).close(); } catch { /* closing on shutdown */ } }
