@@ -288,17 +288,32 @@ function compile(table: Record<string, string>): Entry[] {
     .sort((a, b) => b.key.length - a.key.length);
 }
 
-const KOREAN_ENTRIES = compile(KOREAN);
-const ENGLISH_ENTRIES = compile(ENGLISH);
-const KOREAN_RE = KOREAN_ENTRIES.map(e => ({
-  re: new RegExp(e.key.split(' ').map(escapeRe).join('\\s*'), 'g'),
-  words: e.words,
-}));
-const ENGLISH_RE = ENGLISH_ENTRIES.map(e => ({
-  first: e.key.split(' ')[0].replace(/'.*$/, ''),
-  re: new RegExp(`(?:^|[^a-z0-9'])${e.key.split(' ').map(escapeRe).join('\\s+')}(?=$|[^a-z0-9'])`),
-  words: e.words,
-}));
+// Compiled on first use, not at module load: activation and commands that never tokenize pay nothing.
+let koreanRe: { re: RegExp; words: string[] }[] | undefined;
+let englishRe: { first: string; re: RegExp; words: string[] }[] | undefined;
+let englishAny: RegExp | undefined;
+
+function koreanTable() {
+  return koreanRe ??= compile(KOREAN).map(e => ({
+    re: new RegExp(e.key.split(' ').map(escapeRe).join('\\s*'), 'g'),
+    words: e.words,
+  }));
+}
+
+function englishTable() {
+  if (!englishRe) {
+    const entries = compile(ENGLISH);
+    englishRe = entries.map(e => ({
+      first: e.key.split(' ')[0].replace(/'.*$/, ''),
+      re: new RegExp(`(?:^|[^a-z0-9'])${e.key.split(' ').map(escapeRe).join('\\s+')}(?=$|[^a-z0-9'])`),
+      words: e.words,
+    }));
+    // Every phrase in one alternation: a text where none of them occurs (most memories) is ruled out by
+    // one scan. Each phrase regex only matches where its phrase occurs, so skipping on a miss is exact.
+    englishAny = new RegExp(entries.map(e => e.key.split(' ').map(escapeRe).join('\\s+')).join('|'));
+  }
+  return { table: englishRe, any: englishAny! };
+}
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -308,7 +323,7 @@ function escapeRe(s: string): string {
 export function koreanToEnglish(text: string): string[] {
   const out: string[] = [];
   let rest = text;
-  for (const { re, words } of KOREAN_RE) {
+  for (const { re, words } of koreanTable()) {
     re.lastIndex = 0;
     if (!re.test(rest)) continue;
     re.lastIndex = 0;
@@ -320,7 +335,9 @@ export function koreanToEnglish(text: string): string[] {
 /** Words that paraphrases in lowercase English `text` stand for (to add alongside the text's own words). */
 export function englishParaphrases(lower: string): string[] {
   const out: string[] = [];
-  for (const { first, re, words } of ENGLISH_RE) {
+  const { table, any } = englishTable();
+  if (!any.test(lower)) return out;
+  for (const { first, re, words } of table) {
     // Cheap substring test first: most texts contain none of the phrases.
     if (!lower.includes(first)) continue;
     if (re.test(lower)) out.push(...words);
@@ -328,6 +345,8 @@ export function englishParaphrases(lower: string): string[] {
   return out;
 }
 
+const HANGUL = /[\uac00-\ud7a3]/;
+
 export function hasHangul(text: string): boolean {
-  return /[\uac00-\ud7a3]/.test(text);
+  return HANGUL.test(text);
 }

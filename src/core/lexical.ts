@@ -16,38 +16,90 @@ const STOP = new Set((
 const CODE_RE = /\b(?:[A-Z]{1,4}\d{3,5}|E[A-Z]{3,15}|ERR_[A-Z0-9_]{3,40})\b/g;
 const WORD_RE = /[\p{L}\p{N}_$]+/gu;
 const HANGUL_RUN = /[\uac00-\ud7a3]+/g;
+const DIGIT = /\d/;
+const ALL_DIGITS = /^\d+$/;
+const S_KEEP = /(ss|us|is|ys)$/;
+const DOUBLED = /([bdgmnprt])\1$/;
+const ID_SEPARATORS = /[_$]/g;
 
 /** Light English stemming: enough that error/errors, resolve/resolved/resolving meet. */
 export function stem(w: string): string {
-  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.length <= 3 || DIGIT.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
   else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is|ys)$/.test(w)) w = w.slice(0, -1);
+  else if (w.endsWith('s') && !S_KEEP.test(w)) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length > 6) w = w.slice(0, -3);
   else if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2);
   if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
   // resolv/resolved both reach here as "resolv"; doubled consonants from -ing/-ed (mapped/map) collapse.
-  if (w.length > 4 && /([bdgmnprt])\1$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 4 && DOUBLED.test(w)) w = w.slice(0, -1);
   return w;
 }
 
-function pushWord(out: string[], raw: string): void {
+// Opening a store tokenizes every memory, and error text repeats the same few thousand words, so the
+// word → token step (lowercase, filters, stemming) is memoised. '' marks a dropped word. Bounded: a
+// pathological store of unique words clears it rather than growing without limit.
+const WORD_CACHE_MAX = 200_000;
+const wordCache = new Map<string, string>();
+
+function wordToken(raw: string): string {
+  let tok = wordCache.get(raw);
+  if (tok !== undefined) return tok;
+  tok = '';
   const lower = raw.toLowerCase();
-  if (lower.length < 2) return;
   // Line and column numbers (3, 15) are noise; ports and statuses (3000, 404) are not.
-  if (lower.length < 3 && /^\d+$/.test(lower)) return;
-  if (STOP.has(lower)) return;
-  if (lower.length > 40) return; // hashes, base64 blobs: noise for ranking
-  out.push(stem(lower));
+  // Over 40 characters: hashes, base64 blobs, noise for ranking.
+  if (lower.length >= 2 && !(lower.length < 3 && ALL_DIGITS.test(lower)) && !STOP.has(lower) && lower.length <= 40) {
+    tok = stem(lower);
+  }
+  if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+  wordCache.set(raw, tok);
+  return tok;
 }
 
-/** Splits an identifier into parts: fooBarBaz, foo_bar, HTTPServer → http server, v8Flags → v8 flags. */
-function identifierParts(word: string): string[] {
-  return word
-    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[\s_$]+/)
-    .filter(Boolean);
+function pushWord(out: string[], raw: string): void {
+  const tok = wordToken(raw);
+  if (tok) out.push(tok);
+}
+
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLowerOrDigit = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isSep = (c: number) => c === 95 /* _ */ || c === 36 /* $ */;
+
+/**
+ * Pushes the parts of an identifier: fooBarBaz, foo_bar, HTTPServer → http server, v8Flags → v8 flags,
+ * plus the whole identifier when it has several parts. One scan instead of regex replace + split: this
+ * runs for every word of every memory when a store opens. Boundaries: a capital after a lowercase letter
+ * or digit, the last capital of a capital run followed by a lowercase letter, and `_`/`$`.
+ */
+function pushIdentifier(out: string[], word: string): void {
+  const n = word.length;
+  let parts = 0;
+  let start = -1; // start of the current part, -1 between parts
+  let first = ''; // the first part, pushed late: a single-part word is pushed whole instead
+  let prev = -1;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? word.charCodeAt(i) : -1;
+    let boundary = false;
+    if (c === -1 || isSep(c)) boundary = true;
+    else if (start >= 0 && isUpper(c) && (isLowerOrDigit(prev) || (isUpper(prev) && i + 1 < n && isLower(word.charCodeAt(i + 1))))) boundary = true;
+    if (boundary && start >= 0) {
+      const part = word.slice(start, i);
+      if (parts === 0) first = part;
+      else { if (parts === 1) pushWord(out, first); pushWord(out, part); }
+      parts++;
+      start = -1;
+    }
+    if (c !== -1 && !isSep(c) && start < 0) start = i;
+    prev = c;
+  }
+  if (parts > 1) {
+    // The whole identifier too, so "ModuleNotFoundError" or "useState" also matches exactly.
+    if (n <= 40) pushWord(out, word.replace(ID_SEPARATORS, ''));
+  } else {
+    pushWord(out, word);
+  }
 }
 
 /**
@@ -57,28 +109,20 @@ function identifierParts(word: string): string[] {
 export function tokenize(text: string): string[] {
   if (!text) return [];
   const out: string[] = [];
-  for (const m of text.matchAll(CODE_RE)) out.push(m[0].toLowerCase());
-  const withoutCodes = text.replace(CODE_RE, ' ');
+  // One pass both collects the codes and blanks them out.
+  const withoutCodes = text.replace(CODE_RE, code => { out.push(code.toLowerCase()); return ' '; });
+  let latin = withoutCodes;
   if (hasHangul(withoutCodes)) {
     for (const w of koreanToEnglish(withoutCodes)) pushWord(out, w);
-    for (const run of withoutCodes.matchAll(HANGUL_RUN)) {
-      const s = run[0];
-      if (s.length === 1) continue;
+    HANGUL_RUN.lastIndex = 0;
+    for (let m = HANGUL_RUN.exec(withoutCodes); m; m = HANGUL_RUN.exec(withoutCodes)) {
+      const s = m[0];
       for (let i = 0; i + 1 < s.length; i++) out.push(s.slice(i, i + 2));
     }
+    latin = withoutCodes.replace(HANGUL_RUN, ' ');
   }
-  const latin = withoutCodes.replace(HANGUL_RUN, ' ');
-  for (const m of latin.matchAll(WORD_RE)) {
-    const word = m[0];
-    const parts = identifierParts(word);
-    if (parts.length > 1) {
-      for (const p of parts) pushWord(out, p);
-      // The whole identifier too, so "ModuleNotFoundError" or "useState" also matches exactly.
-      if (word.length <= 40) pushWord(out, word.replace(/[_$]/g, ''));
-    } else {
-      pushWord(out, word);
-    }
-  }
+  WORD_RE.lastIndex = 0;
+  for (let m = WORD_RE.exec(latin); m; m = WORD_RE.exec(latin)) pushIdentifier(out, m[0]);
   for (const w of englishParaphrases(latin.toLowerCase())) pushWord(out, w);
   return out;
 }
