@@ -84,6 +84,61 @@ const PEM_BODY = /(?:[ \t]*(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/=]+(?=[ \t]*(?:\r?\n|\
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g;
 const GENERIC_HOME = /(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)(?!«)[^/\\\s'"`:]{1,64}(?=[/\\]|[\s'"`:]|$)/g;
 
+// Candidate literals for the high-entropy check: a quoted value with no whitespace, or a bare value
+// after `=`. Group 1 is the closing quote (empty when bare), group 2 the value.
+const LITERAL_CHARS = String.raw`[A-Za-z0-9+/=_\-.~!@#$%^&*]`;
+// Inside quotes a password may also use brackets and punctuation (no whitespace: prose and types have it).
+const QUOTED_CHARS = String.raw`[A-Za-z0-9+/=_\-.~!@#$%^&*()[\]{}<>|?:;,]`;
+const QUOTED_LITERAL = new RegExp(String.raw`(?<=(['"\x60]))(${QUOTED_CHARS}{20,512})(\1)`, 'g');
+const ASSIGNED_LITERAL = new RegExp(String.raw`(?<![=!<>])=[ \t]*()(${LITERAL_CHARS}{20,512})(?![A-Za-z0-9+/=_\-.~!@#$%^&*])`, 'g');
+const HEX_RUN = /^[0-9a-fA-F]+$/;
+const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/**
+ * Does `v` look like a random secret rather than something a person or compiler wrote? Random strings
+ * over [A-Za-z0-9] switch character class between neighbours about 45% of the time (not counting a
+ * capital starting a lowercase word); identifiers, paths and words stay well below, so camelCase names
+ * such as getElementsByTagName or ModuleNotFoundError survive. Plus Shannon entropy near that of random
+ * text of this length, and every class present (or a long hex / base64 run).
+ */
+export function looksHighEntropy(v: string): boolean {
+  if (v.length < 20 || v.includes('://') || /[«»]/.test(v)) return false;
+  const entropy = shannonEntropy(v);
+  if (HEX_RUN.test(v)) return v.length >= 32 && /\d/.test(v) && /[a-fA-F]/.test(v) && entropy >= 3.0;
+  const upper = /[A-Z]/.test(v), lower = /[a-z]/.test(v), digit = /\d/.test(v);
+  const base64ish = v.length >= 32 && BASE64_RUN.test(v) && /[+/]|=$/.test(v);
+  if (!(upper && lower && digit) && !base64ish) return false;
+  // Paths and dotted names (src/fooBar/index.ts, com.example.MyClass) switch class rarely, like words.
+  // A long pure base64 run (AWS secret keys, SAS signatures) may hold a readable stretch, so it gets a
+  // lower bar than free-form text.
+  if (caseSwitchRatio(v) < (base64ish && upper && lower && digit ? 0.2 : 0.3)) return false;
+  // Expected entropy of random text grows with length until the alphabet caps it (hex-like text: 16).
+  const hexish = !/[g-zG-Z]/.test(v.slice(1));
+  return entropy >= Math.min(hexish ? 3.3 : 4.2, Math.log2(v.length) - 0.95);
+}
+
+function shannonEntropy(v: string): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < v.length; i++) { const c = v.charCodeAt(i); counts.set(c, (counts.get(c) ?? 0) + 1); }
+  let h = 0;
+  for (const n of counts.values()) { const p = n / v.length; h -= p * Math.log2(p); }
+  return h;
+}
+
+const charClass = (c: number) => (c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : c >= 48 && c <= 57 ? 3 : 0);
+
+/** Share of neighbouring alphanumeric pairs that switch class, a capital followed by lowercase excepted. */
+function caseSwitchRatio(v: string): number {
+  let pairs = 0, switches = 0;
+  for (let i = 1; i < v.length; i++) {
+    const a = charClass(v.charCodeAt(i - 1)), b = charClass(v.charCodeAt(i));
+    if (!a || !b) continue;
+    pairs++;
+    if (a !== b && !(a === 1 && b === 2)) switches++;
+  }
+  return pairs ? switches / pairs : 0;
+}
+
 interface Span { start: number; end: number; kind: string; replacement: string }
 
 /** Every secret-looking span in `text` (overlaps resolved: the earlier, then the longer, wins). */
@@ -139,6 +194,19 @@ function collect(text: string, opts: MaskOptions): Span[] {
       if (d.accept && !d.accept(value, m)) continue;
       const start = d.pick || d.group ? m.index + m[0].lastIndexOf(value) : m.index;
       add(start, start + value.length, d.kind);
+    }
+  }
+
+  // Secrets with no recognisable prefix and no key name beside them (a TS diagnostic quoting a value,
+  // `x = "…"`): judged by the value alone. Only where no detector above matched, so known kinds keep theirs.
+  for (const re of [QUOTED_LITERAL, ASSIGNED_LITERAL]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const value = m[2];
+      const start = m.index + m[0].length - value.length - m[1].length;
+      const end = start + value.length;
+      if (!looksHighEntropy(value) || spans.some(s => s.start < end && start < s.end)) continue;
+      add(start, end, 'high-entropy');
     }
   }
 

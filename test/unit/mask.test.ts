@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { findSecrets, maskDeep, maskSecrets } from '../../src/core/mask';
+import { newId } from '../../src/core/ids';
+import { findSecrets, looksHighEntropy, maskDeep, maskSecrets } from '../../src/core/mask';
 import { NOT_SECRETS, SECRET_CORPUS } from '../fixtures/secrets';
 import { readFixtures } from '../fixtures/tool-output';
 
@@ -59,6 +60,65 @@ describe('mask: secrets never survive masking', () => {
       const hits = findSecrets(f.text).filter(h => h.kind !== 'email');
       assert.deepStrictEqual(hits.map(h => `${h.kind}:${f.text.slice(h.start, h.end)}`), [], f.name);
     }
+  });
+});
+
+describe('mask: high-entropy values with no prefix and no key name', () => {
+  // Values a diagnostic can quote on their own; below 20 characters entropy cannot tell a password from a word.
+  const loose = SECRET_CORPUS.filter(s => s.kind !== 'email' && s.kind !== 'private-key' && s.value.length >= 20 && !/\s/.test(s.value));
+
+  it('masks every corpus secret quoted alone in a TypeScript diagnostic, with each quote style', () => {
+    assert.ok(loose.length > 20, 'corpus present');
+    for (const s of loose) {
+      for (const q of ["'", '"', '`']) {
+        const line = `src/config.ts(12,7): error TS2322: Type '${q}${s.value}${q}' is not assignable to type 'number'.`;
+        const masked = maskSecrets(line);
+        assert.ok(!masked.includes(s.value), `${s.kind} leaked: ${masked}`);
+        assert.ok(!masked.includes(s.value.slice(4, 18)), `${s.kind} fragment leaked: ${masked}`);
+        assert.ok(masked.startsWith('src/config.ts(12,7): error TS2322: Type '), masked);
+        assert.ok(masked.endsWith(' is not assignable to type \'number\'.'), masked);
+      }
+    }
+  });
+
+  it('names the kind when a known format matched, high-entropy otherwise', () => {
+    const aws = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    assert.strictEqual(maskSecrets(`Type '"${aws}"' is not assignable to type 'number'.`),
+      `Type '"«secret:high-entropy»"' is not assignable to type 'number'.`);
+    const gh = loose.find(s => s.kind === 'github-token')!;
+    assert.strictEqual(findSecrets(`x: '${gh.value}'`)[0].kind, 'github-token');
+  });
+
+  it('masks a bare value assigned with =', () => {
+    const sas = loose.find(s => s.kind === 'azure-sas')!.value;
+    assert.strictEqual(maskSecrets(`sig=${sas}&sv=2022`).includes(sas), false);
+    const pw = loose.find(s => s.kind === 'env-secret' && /[^A-Za-z0-9]/.test(s.value))?.value ?? loose[0].value;
+    const masked = maskSecrets(`const k = '${pw}';`);
+    assert.strictEqual(masked, "const k = '«secret:high-entropy»';");
+  });
+
+  it('leaves identifiers, paths, URLs, memory ids, UUIDs and type names alone', () => {
+    const keep = [
+      "error TS2339: Property 'getElementsByTagName' does not exist on type 'XMLHttpRequestEventTarget'.",
+      "Cannot find module './components/FooBar/useLayoutEffectInDevTools2' from 'src/app/index.tsx'",
+      "Type 'Promise<Record<string,unknown>>' is not assignable to type 'HTMLInputElement123ABC'.",
+      "GET 'https://registry.npmjs.org/@types%2fnode/-/node-20.11.5.tgz' failed",
+      `memory '${newId()}' not found; see "${newId('e')}"`,
+      "request id '3fa85f64-5717-4562-b3fc-2c963f66afa6' failed",
+      "'org.springframework.boot.autoconfigure.SpringBootApplication2' could not be loaded",
+      'const version = "1.2.3-beta.4+build.20260101";',
+      "export NODE_OPTIONS='--max-old-space-size=4096'",
+    ];
+    for (const t of keep) assert.strictEqual(maskSecrets(t, { genericHome: false }), t);
+    assert.strictEqual(looksHighEntropy('ModuleNotFoundError_in_packageLoader'), false);
+  });
+
+  it('masks long hex digests only when quoted or assigned, and stays idempotent', () => {
+    const hex = '3f786850e387550fdab836ed7e6dc881de23001b';
+    assert.strictEqual(maskSecrets(`commit ${hex} (HEAD)`), `commit ${hex} (HEAD)`);
+    assert.strictEqual(maskSecrets(`API_SIG="${hex}"`), 'API_SIG="«secret:high-entropy»"');
+    const once = maskSecrets(`x = '${loose[1].value}'`);
+    assert.strictEqual(maskSecrets(once), once);
   });
 });
 
