@@ -8,7 +8,7 @@ import { cleanupCandidates, type CleanupPolicy } from '../core/expiry';
 import { newId } from '../core/ids';
 import { parseImportLine, toExportLine, type ImportOptions } from '../core/importFormat';
 import { Bm25Index } from '../core/lexical';
-import { maskDeep } from '../core/mask';
+import { maskDeep, maskSecrets } from '../core/mask';
 import { memorySignature, memoryText } from '../core/memoryText';
 import { detectMemoryInjection } from '../core/poison';
 import { RecallEngine, signatureKeyOf } from '../core/recall';
@@ -232,7 +232,7 @@ export class MemoryStore {
     return this.serial(async () => {
       this.require(id);
       const clean = maskDeep(patch);
-      await this.commit([{ type: 'updated', id, at: this.now(), patch: clean, ...(reason ? { reason } : {}) }]);
+      await this.commit([{ type: 'updated', id, at: this.now(), patch: clean, ...maskedReason(reason) }]);
     });
   }
 
@@ -243,7 +243,7 @@ export class MemoryStore {
       const workspace = this.opts.workspaceId;
       await this.commit([{
         type: 'feedback', id, at: now, outcome,
-        ...(opts.reason ? { reason: opts.reason } : {}), ...(opts.auto ? { auto: true } : {}), ...(workspace ? { workspace } : {}),
+        ...maskedReason(opts.reason), ...(opts.auto ? { auto: true } : {}), ...(workspace ? { workspace } : {}),
       }]);
       const m = this.state.get(id);
       if (!m) return;
@@ -259,7 +259,7 @@ export class MemoryStore {
       const m = this.require(id);
       const plan = planManualPromotion(m, to);
       if (!plan.ok) throw new Error(plan.error);
-      await this.commit([{ type: 'promoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ?? plan.transition.reason }]);
+      await this.commit([{ type: 'promoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ? maskSecrets(reason) : plan.transition.reason }]);
     });
   }
 
@@ -268,21 +268,21 @@ export class MemoryStore {
       const m = this.require(id);
       const plan = planManualDemotion(m);
       if (!plan.ok) throw new Error(plan.error);
-      await this.commit([{ type: 'demoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ?? plan.transition.reason }]);
+      await this.commit([{ type: 'demoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ? maskSecrets(reason) : plan.transition.reason }]);
     });
   }
 
   async forget(id: string, reason?: string): Promise<void> {
     return this.serial(async () => {
       this.require(id);
-      await this.commit([{ type: 'deleted', id, at: this.now(), ...(reason ? { reason } : {}) }]);
+      await this.commit([{ type: 'deleted', id, at: this.now(), ...maskedReason(reason) }]);
     });
   }
 
   async quarantine(id: string, reason: string): Promise<void> {
     return this.serial(async () => {
       this.require(id);
-      await this.commit([{ type: 'quarantined', id, at: this.now(), reason }]);
+      await this.commit([{ type: 'quarantined', id, at: this.now(), reason: maskSecrets(reason) }]);
     });
   }
 
@@ -626,6 +626,11 @@ export class MemoryStore {
       try { l(ids); } catch (e) { this.logger.error(e as Error); }
     }
   }
+}
+
+/** A user-typed reason lands in the log and the history view: it is masked like every other text. */
+function maskedReason(reason: string | undefined): { reason?: string } {
+  return reason ? { reason: maskSecrets(reason) } : {};
 }
 
 function vectorItem(m: Memory): IndexItemInput {

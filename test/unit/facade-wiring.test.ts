@@ -1,0 +1,63 @@
+// The store facade wiring: compaction after forget and on log growth, fact supersession, promotion
+// context, per-workspace confidence in recall, and masked feedback reasons — each through the store API.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { signatureKeyOf } from '../../src/core/recall';
+import type { Fact, Lesson } from '../../src/core/types';
+import { MemoryStore } from '../../src/store/memoryStore';
+
+const T0 = Date.UTC(2026, 2, 1);
+const TS2322 = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
+const GHP = 'ghp_Zq8vN2kLm4Pr7Tx9Wb3Yc6Df1Gh5Jk0Ls2Q';
+
+function tmp(): string { return fs.mkdtempSync(path.join(os.tmpdir(), 'engram-wiring-')); }
+
+/** Every byte under `dir`, recursively. */
+function allBytes(dir: string): string {
+  let out = '';
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    out += e.isDirectory() ? allBytes(p) : fs.readFileSync(p, 'latin1');
+  }
+  return out;
+}
+
+function lesson(over: Partial<Lesson> = {}): Lesson {
+  const errorText = over.errorText ?? TS2322;
+  return {
+    id: '', kind: 'lesson', owner: { scope: 'workspace', workspace: 'wsA' }, createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5,
+    source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+    errorSignature: signatureKeyOf(errorText) ?? '', errorText, errorCategory: 'type', stack: ['typescript'],
+    rootCause: 'form values are strings', fixApproach: 'parse the value with Number() before assigning', evidence: [], ...over,
+  };
+}
+
+function fact(content: string, over: Partial<Fact> = {}): Fact {
+  return {
+    id: '', kind: 'fact', owner: { scope: 'workspace', workspace: 'wsA' }, createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5,
+    source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation', content, type: 'fact', ...over,
+  };
+}
+
+describe('store facade wiring', () => {
+  let dir: string;
+  let now: number;
+  beforeEach(() => { dir = tmp(); now = T0; });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  describe('feedback reason', () => {
+    it('a token typed into a feedback reason never reaches disk, and the rest of the reason does', async () => {
+      const s = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      const m = await s.record(lesson());
+      await s.feedback(m.id, 'still_failed', { reason: `retried with GITHUB_TOKEN=${GHP} exported` });
+      const shown = s.history(m.id).map(h => h.detail).join('\n');
+      await s.close();
+      const disk = allBytes(dir);
+      assert.ok(disk.includes('retried with'), 'the reason is on disk');
+      assert.ok(!disk.includes(GHP), 'but not the token');
+      assert.ok(!shown.includes(GHP), 'nor in the history view');
+    });
+  });
+});
