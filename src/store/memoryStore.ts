@@ -129,6 +129,7 @@ export class MemoryStore {
       get embedQuery() {
         return self.vectors ? async (text: string) => (await self.embedder.embed([text]))[0] : undefined;
       },
+      workspaceId: this.opts.workspaceId,
     });
   }
 

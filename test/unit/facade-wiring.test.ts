@@ -60,4 +60,27 @@ describe('store facade wiring', () => {
       assert.ok(!shown.includes(GHP), 'nor in the history view');
     });
   });
+
+  describe('recall trust per workspace', () => {
+    it('a lesson confirmed in one workspace and refuted in this one ranks below a modest one here, first there', async () => {
+      const LODASH = "Error: Cannot find module 'lodash'";
+      const b = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsB' });
+      const disputed = await b.record(lesson({ errorText: LODASH, errorSignature: '', rootCause: 'stale install', fixApproach: 'pin dependency versions' }));
+      const modest = await b.record(lesson({ errorText: LODASH, errorSignature: '', rootCause: 'stale install', fixApproach: 'reinstall packages cleanly' }));
+      assert.notStrictEqual(disputed.id, modest.id);
+      for (let i = 0; i < 6; i++) await b.feedback(disputed.id, 'prevented');
+      await b.close();
+      const a = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      await a.feedback(disputed.id, 'still_failed');
+      await a.feedback(disputed.id, 'still_failed');
+      await a.feedback(modest.id, 'prevented');
+      // Plain mean: disputed 7/10 = 0.70 beats modest 2/3 = 0.67; wsA's own tally for it is 1/4.
+      const here = (await a.recall({ text: LODASH })).map(r => r.memory.id);
+      assert.deepStrictEqual(here, [modest.id, disputed.id]);
+      await a.close();
+      const b2 = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsB' });
+      assert.deepStrictEqual((await b2.recall({ text: LODASH })).map(r => r.memory.id), [disputed.id, modest.id]);
+      await b2.close();
+    });
+  });
 });

@@ -25,7 +25,7 @@ function fact(id: string, content: string, over: Partial<Fact> = {}): Fact {
   };
 }
 
-function engine(memories: Memory[]): { recall(q: RecallQuery): Promise<string[]>; full(q: RecallQuery): ReturnType<RecallEngine['recall']> } {
+function engine(memories: Memory[], workspaceId?: string): { recall(q: RecallQuery): Promise<string[]>; full(q: RecallQuery): ReturnType<RecallEngine['recall']> } {
   const state = new MemoryState();
   const lexical = new Bm25Index();
   const bySignature = new Map<string, Set<string>>();
@@ -34,7 +34,7 @@ function engine(memories: Memory[]): { recall(q: RecallQuery): Promise<string[]>
     lexical.add(m.id, memoryText(m));
     indexSignature(bySignature, m);
   }
-  const e = new RecallEngine({ state, lexical, bySignature });
+  const e = new RecallEngine({ state, lexical, bySignature, workspaceId });
   return {
     recall: async q => (await e.recall({ now: NOW, ...q })).map(r => r.memory.id),
     full: q => e.recall({ now: NOW, ...q }),
@@ -153,5 +153,21 @@ describe('recall', () => {
       lesson('proven', "Error: Cannot find module 'lodash'", { confidence: { alpha: 8, beta: 1 }, maturity: 'rule' }),
     ]);
     assert.strictEqual((await e.recall({ text: "Cannot find module 'lodash'" }))[0], 'proven');
+  });
+
+  it('never averages disagreeing workspaces: a fix refuted here ranks below a modest one, confirmed there it ranks first', async () => {
+    // 20 prevented in wsB, 3 still_failed in wsA: the plain mean (21/25 = 0.84) would put it first everywhere.
+    const memories = [
+      lesson('disputed', "Error: Cannot find module 'lodash'", {
+        confidence: { alpha: 21, beta: 4 }, perWorkspace: { wsA: { prevented: 0, stillFailed: 3 }, wsB: { prevented: 20, stillFailed: 0 } },
+      }),
+      lesson('modest', "Error: Cannot find module 'lodash'", { confidence: { alpha: 3, beta: 1 } }),
+    ];
+    const q = { text: "Cannot find module 'lodash'" };
+    assert.deepStrictEqual(await engine(memories, 'wsA').recall(q), ['modest', 'disputed'], 'refuted in wsA: its own tally decides');
+    assert.deepStrictEqual(await engine(memories, 'wsB').recall(q), ['disputed', 'modest'], 'confirmed in wsB');
+    assert.deepStrictEqual(await engine(memories, 'wsC').recall(q), ['modest', 'disputed'], 'no tally of its own: the pessimistic one');
+    const disputed = (await engine(memories, 'wsA').full(q)).find(r => r.memory.id === 'disputed');
+    assert.ok(disputed?.why.some(w => w.includes('same signature')), 'still recalled, for the same reason, just lower');
   });
 });
