@@ -130,20 +130,29 @@ export function tokenize(text: string): string[] {
 export interface Scored { id: string; score: number }
 
 /**
- * Okapi BM25 over an inverted index, with add/remove in place (no rebuild). Internal doc numbers keep
- * postings compact; removed numbers are recycled.
+ * Okapi BM25 over an inverted index, with add/remove in place (no rebuild). Terms are interned to small
+ * ids and postings are flat arrays of small integers ([doc, count, doc, count, ...], in the order
+ * documents were added), not a Map per term and per document: opening a store adds every memory, and
+ * tens of thousands of small Maps were most of that time and of the garbage. Removed doc numbers and
+ * term ids are recycled.
  */
 export class Bm25Index {
   private readonly k1 = 1.2;
   private readonly b = 0.75;
-  private readonly postings = new Map<string, Map<number, number>>();
-  private readonly docTerms: (Map<string, number> | undefined)[] = [];
+  private readonly termIds = new Map<string, number>();
+  private readonly termOf: (string | undefined)[] = [];
+  private readonly freeTerms: number[] = [];
+  private readonly postings: number[][] = [];
+  /** Per doc number: [termId, count, termId, count, ...] for its distinct terms. */
+  private readonly docTerms: (number[] | undefined)[] = [];
   private readonly docLen: number[] = [];
   private readonly idOf: (string | undefined)[] = [];
   private readonly numOf = new Map<string, number>();
   private readonly free: number[] = [];
   private totalLen = 0;
   private acc = new Float64Array(0);
+  /** Per term id, the count in the document being added (always zero between adds). */
+  private scratch = new Int32Array(256);
 
   get size(): number { return this.numOf.size; }
 
@@ -156,15 +165,33 @@ export class Bm25Index {
   addTokens(id: string, tokens: string[]): void {
     if (this.numOf.has(id)) this.remove(id);
     const n = this.free.pop() ?? this.idOf.length;
-    const tf = new Map<string, number>();
-    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [t, c] of tf) {
-      let p = this.postings.get(t);
-      if (!p) { p = new Map(); this.postings.set(t, p); }
-      p.set(n, c);
+    const distinct: number[] = [];
+    for (const t of tokens) {
+      let k = this.termIds.get(t);
+      if (k === undefined) {
+        k = this.freeTerms.pop() ?? this.postings.length;
+        this.termIds.set(t, k);
+        this.termOf[k] = t;
+        this.postings[k] = [];
+        if (k >= this.scratch.length) {
+          const grown = new Int32Array(Math.max(k + 1, this.scratch.length * 2));
+          grown.set(this.scratch);
+          this.scratch = grown;
+        }
+      }
+      if (this.scratch[k]++ === 0) distinct.push(k);
+    }
+    const terms = new Array<number>(distinct.length * 2);
+    for (let i = 0; i < distinct.length; i++) {
+      const k = distinct[i];
+      const c = this.scratch[k];
+      this.scratch[k] = 0;
+      this.postings[k].push(n, c);
+      terms[2 * i] = k;
+      terms[2 * i + 1] = c;
     }
     this.idOf[n] = id;
-    this.docTerms[n] = tf;
+    this.docTerms[n] = terms;
     this.docLen[n] = tokens.length;
     this.numOf.set(id, n);
     this.totalLen += tokens.length;
@@ -173,13 +200,20 @@ export class Bm25Index {
   remove(id: string): void {
     const n = this.numOf.get(id);
     if (n === undefined) return;
-    const tf = this.docTerms[n];
-    if (tf) {
-      for (const t of tf.keys()) {
-        const p = this.postings.get(t);
-        if (!p) continue;
-        p.delete(n);
-        if (!p.size) this.postings.delete(t);
+    const terms = this.docTerms[n];
+    if (terms) {
+      for (let i = 0; i < terms.length; i += 2) {
+        const k = terms[i];
+        const p = this.postings[k];
+        for (let j = 0; j < p.length; j += 2) {
+          // splice, not swap-with-last: postings keep insertion order, which breaks score ties.
+          if (p[j] === n) { p.splice(j, 2); break; }
+        }
+        if (!p.length) {
+          this.termIds.delete(this.termOf[k]!);
+          this.termOf[k] = undefined;
+          this.freeTerms.push(k);
+        }
       }
     }
     this.totalLen -= this.docLen[n] ?? 0;
@@ -190,9 +224,14 @@ export class Bm25Index {
     this.free.push(n);
   }
 
+  private postingsOf(token: string): number[] | undefined {
+    const k = this.termIds.get(token);
+    return k === undefined ? undefined : this.postings[k];
+  }
+
   /** Inverse document frequency of a token (0 when unknown). */
   idf(token: string): number {
-    const df = this.postings.get(token)?.size ?? 0;
+    const df = (this.postingsOf(token)?.length ?? 0) >> 1;
     if (!df) return 0;
     const N = this.size;
     return Math.log(1 + (N - df + 0.5) / (df + 0.5));
@@ -217,22 +256,38 @@ export class Bm25Index {
     // Rare terms first. A very common term ("error", "type") only adds to documents a rarer term already
     // found, which keeps big stores fast and changes no ranking that matters: a document matching only
     // filler words would be dropped as noise anyway.
-    const terms = [...qtf].map(([t, qc]) => ({ t, qc, p: this.postings.get(t) }))
-      .filter((x): x is { t: string; qc: number; p: Map<number, number> } => !!x.p)
-      .sort((a, b) => a.p.size - b.p.size);
+    const terms: { k: number; qc: number; p: number[] }[] = [];
+    for (const [t, qc] of qtf) {
+      const k = this.termIds.get(t);
+      if (k !== undefined && this.postings[k].length) terms.push({ k, qc, p: this.postings[k] });
+    }
+    terms.sort((a, b) => a.p.length - b.p.length);
     const commonDf = Math.max(500, N * 0.15);
-    for (const { qc, p } of terms) {
-      const idf = Math.log(1 + (N - p.size + 0.5) / (p.size + 0.5));
+    for (const { k, qc, p } of terms) {
+      const df = p.length >> 1;
+      const idf = Math.log(1 + (N - df + 0.5) / (df + 0.5));
       // Repeated query words count, but sub-linearly: a pasted stack trace repeats "at" frames.
       const qw = idf * (1 + Math.log(qc));
-      if (p.size > commonDf && touched.length && touched.length < p.size) {
-        for (const d of touched) {
-          const c = p.get(d);
-          if (c !== undefined) acc[d] += qw * c * (this.k1 + 1) / (c + this.k1 * (1 - this.b + this.b * this.docLen[d] / avg));
+      if (df > commonDf && touched.length && touched.length < df) {
+        // Only documents already found (acc > 0: every score term is positive). Whichever side is
+        // shorter is walked; each document still gets this term's weight exactly once.
+        if (touched.length * 16 < df) {
+          for (const d of touched) {
+            const c = countIn(this.docTerms[d]!, k);
+            if (c) acc[d] += qw * c * (this.k1 + 1) / (c + this.k1 * (1 - this.b + this.b * this.docLen[d] / avg));
+          }
+        } else {
+          for (let j = 0; j < p.length; j += 2) {
+            const d = p[j];
+            if (acc[d] === 0) continue;
+            const c = p[j + 1];
+            acc[d] += qw * c * (this.k1 + 1) / (c + this.k1 * (1 - this.b + this.b * this.docLen[d] / avg));
+          }
         }
         continue;
       }
-      for (const [d, c] of p) {
+      for (let j = 0; j < p.length; j += 2) {
+        const d = p[j], c = p[j + 1];
         const norm = c * (this.k1 + 1) / (c + this.k1 * (1 - this.b + this.b * this.docLen[d] / avg));
         if (acc[d] === 0) touched.push(d);
         acc[d] += qw * norm;
@@ -240,14 +295,23 @@ export class Bm25Index {
     }
     const top = topN(touched, acc, n);
     const out = top.map(d => {
-      const tf = this.docTerms[d]!;
+      const dt = this.docTerms[d]!;
       const terms: string[] = [];
-      for (const t of qtf.keys()) if (tf.has(t)) terms.push(t);
+      for (const t of qtf.keys()) {
+        const k = this.termIds.get(t);
+        if (k !== undefined && countIn(dt, k)) terms.push(t);
+      }
       return { id: this.idOf[d]!, score: acc[d], terms };
     });
     for (const d of touched) acc[d] = 0;
     return out;
   }
+}
+
+/** Count of term `k` in a document's [termId, count, ...] list (0 when absent). */
+function countIn(terms: number[], k: number): number {
+  for (let i = 0; i < terms.length; i += 2) if (terms[i] === k) return terms[i + 1];
+  return 0;
 }
 
 /** The n best doc numbers by score, without sorting every touched doc. */
