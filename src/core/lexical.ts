@@ -39,7 +39,7 @@ export function stem(w: string): string {
 // Opening a store tokenizes every memory, and error text repeats the same few thousand words, so the
 // word → token step (lowercase, filters, stemming) is memoised. '' marks a dropped word. Bounded: a
 // pathological store of unique words clears it rather than growing without limit.
-const WORD_CACHE_MAX = 200_000;
+const WORD_CACHE_MAX = 100_000;
 const wordCache = new Map<string, string>();
 
 function wordToken(raw: string): string {
@@ -74,6 +74,20 @@ const isSep = (c: number) => c === 95 /* _ */ || c === 36 /* $ */;
  * or digit, the last capital of a capital run followed by a lowercase letter, and `_`/`$`.
  */
 function pushIdentifier(out: string[], word: string): void {
+  let toks = identCache.get(word);
+  if (!toks) {
+    toks = [];
+    splitIdentifier(toks, word);
+    if (identCache.size >= WORD_CACHE_MAX) identCache.clear();
+    identCache.set(word, toks);
+  }
+  for (let i = 0; i < toks.length; i++) out.push(toks[i]);
+}
+
+/** Word (as matched in the text) → its tokens: one lookup per word for the words every memory repeats. */
+const identCache = new Map<string, string[]>();
+
+function splitIdentifier(out: string[], word: string): void {
   const n = word.length;
   let parts = 0;
   let start = -1; // start of the current part, -1 between parts
