@@ -73,3 +73,68 @@ describe('lexical: Bm25Index', () => {
     for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score);
   });
 });
+
+describe('lexical: identifier splitting and repeat calls', () => {
+  it('splits capital runs, digits and separators the way error text needs', () => {
+    const t = tokenize('HTTPServer v8Flags XMLHttpRequest parseJSONData load_config$file');
+    for (const w of ['http', 'server', 'httpserver', 'v8', 'flag', 'v8flags', 'xml', 'request', 'json', 'data', 'pars', 'load', 'config', 'fil', 'loadconfigfil']) {
+      assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
+    }
+    // A word with one part after stripping separators is kept as written, not as its part.
+    assert.deepStrictEqual(tokenize('_private'), ['_privat']);
+  });
+
+  it('gives the same tokens every time (memoised words must not leak between texts)', () => {
+    const a = 'ModuleNotFoundError: No module named numpy; fooBar_baz failed';
+    const first = tokenize(a);
+    tokenize('ModuleNotFoundError fooBar_baz something else entirely');
+    const again = tokenize(a);
+    assert.deepStrictEqual(again, first);
+    again.push('mutated');
+    assert.deepStrictEqual(tokenize(a), first);
+  });
+});
+
+describe('lexical: Bm25Index bookkeeping', () => {
+  it('forgets a word once no document uses it, and a new word never inherits old postings', () => {
+    const ix = new Bm25Index();
+    ix.add('a', 'zebrafish overflow');
+    ix.add('b', 'common words only');
+    assert.ok(ix.idf('zebrafish') > 0);
+    ix.remove('a');
+    assert.strictEqual(ix.idf('zebrafish'), 0);
+    assert.deepStrictEqual(ix.search('zebrafish', 5), []);
+    ix.add('c', 'quokka habitat');
+    assert.deepStrictEqual(ix.search('quokka', 5).map(h => h.id), ['c']);
+    assert.deepStrictEqual(ix.search('zebrafish overflow', 5), []);
+    assert.deepStrictEqual(ix.searchWithTerms(['quokka', 'habitat'], 5)[0].terms, ['quokka', 'habitat']);
+  });
+
+  it('scores match the BM25 formula, also for a word in most documents of a big index', () => {
+    const ix = new Bm25Index();
+    const docs: string[][] = [];
+    for (let i = 0; i < 1200; i++) {
+      const toks = ['error', ...(i % 400 === 0 ? ['rareword', 'rareword'] : []), ...(i % 2 ? ['pad'] : []), ...(i % 20 === 1 ? ['mid'] : [])];
+      docs.push(toks);
+      ix.addTokens(`d${i}`, toks);
+    }
+    const N = docs.length;
+    const avg = docs.reduce((s, d) => s + d.length, 0) / N;
+    const idf = (t: string) => { const df = docs.filter(d => d.includes(t)).length; return Math.log(1 + (N - df + 0.5) / (df + 0.5)); };
+    const part = (t: string, d: string[]) => { const c = d.filter(x => x === t).length; return c ? idf(t) * c * 2.2 / (c + 1.2 * (0.25 + 0.75 * d.length / avg)) : 0; };
+    const hits = ix.searchWithTerms(['rareword', 'error'], 10);
+    assert.deepStrictEqual(hits.map(h => h.id).sort(), ['d0', 'd400', 'd800']);
+    for (const h of hits) {
+      const d = docs[Number(h.id.slice(1))];
+      assert.ok(Math.abs(h.score - (part('rareword', d) + part('error', d))) < 1e-9, `${h.id}: ${h.score}`);
+      assert.deepStrictEqual(h.terms, ['rareword', 'error']);
+    }
+    // 60 documents found by "mid", then "pad" (in 600): the common word is added from its own postings.
+    const mid = ix.searchWithTerms(['mid', 'pad'], 100);
+    assert.strictEqual(mid.length, 60);
+    for (const h of mid) {
+      const d = docs[Number(h.id.slice(1))];
+      assert.ok(Math.abs(h.score - (part('mid', d) + part('pad', d))) < 1e-9, `${h.id}: ${h.score}`);
+    }
+  });
+});
