@@ -206,6 +206,8 @@ export class RecallEngine {
     if (!owners.has(m.owner?.scope ?? 'workspace')) return false;
     if (m.expiresAt !== undefined && m.expiresAt < now) return false;
     if (m.quarantined && !q.includeQuarantined) return false;
+    // A superseded fact is history (the newer value answers), unless the newer one was forgotten.
+    if (m.kind === 'fact' && m.supersededBy && this.deps.state.has(m.supersededBy)) return false;
     if (q.kinds?.length && !q.kinds.includes(m.kind)) return false;
     if (q.outcome && !outcomeMatches(m, q.outcome)) return false;
     return true;

@@ -5,6 +5,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { cleanupCandidates, type CleanupPolicy } from '../core/expiry';
+import { resolveFactUpdate } from '../core/facts';
 import { newId } from '../core/ids';
 import { parseImportLine, toExportLine, type ImportOptions } from '../core/importFormat';
 import { Bm25Index } from '../core/lexical';
@@ -15,7 +16,7 @@ import { RecallEngine, signatureKeyOf } from '../core/recall';
 import { MemoryState } from '../core/reduce';
 import { evaluateDemotion, evaluatePromotion, isDuplicateLesson, planManualDemotion, planManualPromotion, PRIOR } from '../core/trust';
 import type {
-  FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, RecallQuery, RecallResult,
+  Fact, FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, RecallQuery, RecallResult,
 } from '../core/types';
 import { nullLogger } from '../core/types';
 import type { Embedder } from './embedder';
@@ -223,6 +224,14 @@ export class MemoryStore {
           await this.mergeEvidence(dup, m, now);
           return this.state.get(dup.id) ?? dup;
         }
+      }
+      if (m.kind === 'fact') {
+        // Profile facts: the newer value supersedes the older, which stays as history; a word-for-word
+        // repeat is only marked as seen again (core/facts.ts).
+        const facts = this.state.all().filter((f): f is Fact => f.kind === 'fact');
+        const events = resolveFactUpdate(m, facts, now);
+        await this.commit(events);
+        return this.state.get(events[0].id) ?? m;
       }
       await this.commit([{ type: 'recorded', id: m.id, at: now, memory: m }]);
       return this.state.get(m.id) ?? m;

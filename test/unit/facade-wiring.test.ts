@@ -83,4 +83,39 @@ describe('store facade wiring', () => {
       await b2.close();
     });
   });
+
+  describe('facts', () => {
+    it('a newer package manager supersedes the older, which stays as history; a repeat is not stored twice', async () => {
+      const s = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      const npm = await s.record(fact('The package manager is npm'));
+      now += 1000;
+      const pnpm = await s.record(fact('The package manager is pnpm'));
+      now += 1000;
+      const again = await s.record(fact('the package manager is pnpm.'));
+      assert.strictEqual(again.id, pnpm.id, 'the repeat is the same memory');
+      await s.close();
+
+      const r = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      const facts = r.list({ kinds: ['fact'] }) as Fact[];
+      assert.strictEqual(facts.length, 2, 'two values, no copy of the repeat');
+      const newer = r.get(pnpm.id) as Fact, older = r.get(npm.id) as Fact;
+      assert.strictEqual(newer.supersedes, npm.id);
+      assert.strictEqual(older.supersededBy, pnpm.id);
+      assert.strictEqual(newer.key, 'packageManager');
+      assert.ok(r.history(npm.id).some(h => h.detail.includes('superseded')), 'the older value says why it was replaced');
+      const hits = (await r.recall({ text: 'which package manager' })).map(x => x.memory.id);
+      assert.deepStrictEqual(hits, [pnpm.id], 'recall answers with the current value only');
+      await r.close();
+    });
+
+    it('an unrelated fact is kept alongside, not superseded', async () => {
+      const s = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      const pm = await s.record(fact('The package manager is pnpm'));
+      const other = await s.record(fact('Release notes live in docs/releases, one file per version'));
+      assert.notStrictEqual(other.id, pm.id);
+      assert.strictEqual((s.get(pm.id) as Fact).supersededBy, undefined);
+      assert.strictEqual(s.list({ kinds: ['fact'] }).length, 2);
+      await s.close();
+    });
+  });
 });

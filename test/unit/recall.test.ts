@@ -170,4 +170,11 @@ describe('recall', () => {
     const disputed = (await engine(memories, 'wsA').full(q)).find(r => r.memory.id === 'disputed');
     assert.ok(disputed?.why.some(w => w.includes('same signature')), 'still recalled, for the same reason, just lower');
   });
+
+  it('a superseded fact is history: the newer value answers, and the older returns if the newer is forgotten', async () => {
+    const older = fact('npm', 'The package manager is npm', { key: 'packageManager', supersededBy: 'pnpm' });
+    const newer = fact('pnpm', 'The package manager is pnpm', { key: 'packageManager', supersedes: 'npm' });
+    assert.deepStrictEqual(await engine([older, newer]).recall({ text: 'package manager' }), ['pnpm']);
+    assert.deepStrictEqual(await engine([older]).recall({ text: 'package manager' }), ['npm']);
+  });
 });
