@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Store open time at 10k / 50k memories, each in a fresh process (what the extension host pays when it
 // first needs the store): total open, the share spent building the BM25 word index, and RSS.
-//   node bench/open.mjs [--sizes 10000,50000] [--runs 3] [--rebuild] [--json]
+//   node bench/open.mjs [--sizes 10000,50000] [--runs 3] [--rebuild] [--src DIR] [--json]
+// --src bundles another checkout's sources (e.g. a `git worktree` of the previous commit) against the same
+// stores, for a before/after comparison.
 // Bundles the current sources (packages external), like bench/hover.mjs, so it measures the code and not
 // a stale dist/. Stores are built once into node_modules/.cache/engram-bench/open-<n> and reused, so a
 // before/after comparison opens the very same log (--rebuild makes them again). Prints numbers; never
@@ -30,7 +32,7 @@ async function main() {
   await require('esbuild').build({
     stdin: {
       contents: `export { MemoryStore } from './src/store/memoryStore';\nexport { Bm25Index, tokenize } from './src/core/lexical';\nexport { memoryText } from './src/core/memoryText';`,
-      resolveDir: root, loader: 'ts',
+      resolveDir: arg('--src', root), loader: 'ts',
     },
     bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outfile: entry, logLevel: 'warning',
   });
