@@ -14,7 +14,9 @@ import { memorySignature, memoryText } from '../core/memoryText';
 import { detectMemoryInjection } from '../core/poison';
 import { RecallEngine, signatureKeyOf } from '../core/recall';
 import { MemoryState } from '../core/reduce';
-import { evaluateDemotion, evaluatePromotion, isDuplicateLesson, planManualDemotion, planManualPromotion, PRIOR } from '../core/trust';
+import {
+  evaluateDemotion, evaluatePromotion, isDuplicateLesson, planManualDemotion, planManualPromotion, PRIOR, type ContextStamp,
+} from '../core/trust';
 import type {
   Fact, FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, RecallQuery, RecallResult,
 } from '../core/types';
@@ -259,7 +261,7 @@ export class MemoryStore {
       if (!m) return;
       const t = outcome === 'still_failed'
         ? evaluateDemotion(m, workspace)
-        : evaluatePromotion(m, { now, outcome, workspace, file: opts.file });
+        : evaluatePromotion(m, { now, outcome, workspace, file: opts.file, evidence: this.evidenceStamps(m, workspace) });
       if (t) await this.commit([{ type: t.kind, id, at: now, from: m.maturity, to: t.to, reason: t.reason }]);
     });
   }
@@ -537,6 +539,29 @@ export class MemoryStore {
     const reasons = detectMemoryInjection(m);
     if (reasons.length) m.flagged = [...new Set([...(m.flagged ?? []), ...reasons])];
     return m;
+  }
+
+  /**
+   * Where and when a memory was seen before the feedback just recorded, for trust.differentContext:
+   * its creation, the episodes behind it (their workspace, files and start), and the workspaces that had
+   * already confirmed it. "Re-validated in a different context" means different from all of these.
+   */
+  private evidenceStamps(m: Memory, workspace: string | undefined): ContextStamp[] {
+    const stamps: ContextStamp[] = [{ workspace: m.owner?.workspace, at: m.createdAt }];
+    if (m.kind !== 'lesson') return stamps;
+    for (const id of m.evidence) {
+      const e = this.state.get(id);
+      if (!e) continue;
+      const at = e.kind === 'episode' ? e.startedAt ?? e.createdAt : e.createdAt;
+      const files = e.kind === 'episode' ? (e.files ?? []).slice(0, 50) : [];
+      if (!files.length) stamps.push({ workspace: e.owner?.workspace, at });
+      for (const file of files) stamps.push({ workspace: e.owner?.workspace, file, at });
+    }
+    for (const [ws, t] of Object.entries(m.perWorkspace ?? {})) {
+      // The feedback just recorded is already in its workspace's tally: only earlier confirmations count.
+      if (t.prevented - (ws === workspace ? 1 : 0) > 0) stamps.push({ workspace: ws, at: m.createdAt });
+    }
+    return stamps;
   }
 
   private findDuplicate(m: Lesson): Lesson | undefined {

@@ -5,7 +5,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { signatureKeyOf } from '../../src/core/recall';
-import type { Fact, Lesson } from '../../src/core/types';
+import type { Episode, Fact, Lesson } from '../../src/core/types';
 import { MemoryStore } from '../../src/store/memoryStore';
 
 const T0 = Date.UTC(2026, 2, 1);
@@ -38,6 +38,15 @@ function fact(content: string, over: Partial<Fact> = {}): Fact {
   return {
     id: '', kind: 'fact', owner: { scope: 'workspace', workspace: 'wsA' }, createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5,
     source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation', content, type: 'fact', ...over,
+  };
+}
+
+function episode(files: string[], over: Partial<Episode> = {}): Episode {
+  return {
+    id: '', kind: 'episode', owner: { scope: 'workspace', workspace: 'wsA' }, createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5,
+    source: 'captured', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+    startedAt: T0, trigger: TS2322, steps: [], toolsUsed: ['tsc'], outcome: 'success', lessonsLearned: [], files, sourceIds: [],
+    summary: 'fixed a string assigned to a number', ...over,
   };
 }
 
@@ -115,6 +124,60 @@ describe('store facade wiring', () => {
       assert.notStrictEqual(other.id, pm.id);
       assert.strictEqual((s.get(pm.id) as Fact).supersededBy, undefined);
       assert.strictEqual(s.list({ kinds: ['fact'] }).length, 2);
+      await s.close();
+    });
+  });
+
+  describe('promotion context', () => {
+    /** A pattern lesson backed by two episodes in src/api, seen in `evidenceWs`. */
+    async function patternIn(s: MemoryStore, evidenceWs: string): Promise<Lesson> {
+      const e1 = await s.record(episode(['src/api/user.ts'], { owner: { scope: 'workspace', workspace: evidenceWs } }));
+      const e2 = await s.record(episode(['src/api/order.ts'], { owner: { scope: 'workspace', workspace: evidenceWs } }));
+      return await s.record(lesson({ maturity: 'pattern', evidence: [e1.id, e2.id] })) as Lesson;
+    }
+
+    it('re-validated in another scope with a prevented outcome, a pattern becomes a rule; in the same place it does not', async () => {
+      const s = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      const m = await patternIn(s, 'wsA');
+      for (const file of ['src/api/a.ts', 'src/api/b.ts', 'src/api/c.ts']) {
+        now += 60_000;
+        await s.feedback(m.id, 'prevented', { file });
+      }
+      // Three clean outcomes clear the confidence gate, but all came from where the evidence was seen.
+      assert.strictEqual(s.get(m.id)!.maturity, 'pattern', 'same folder, same workspace, same week: not another context');
+      now += 60_000;
+      await s.feedback(m.id, 'prevented', { file: 'web/src/form.tsx' });
+      assert.strictEqual(s.get(m.id)!.maturity, 'rule');
+      const why = s.history(m.id).find(h => h.type === 'promoted' && h.detail.includes('rule'))?.detail ?? '';
+      assert.match(why, /another place \(web\/src\/form\.tsx\)/);
+      await s.close();
+    });
+
+    it('feedback from the workspace where the evidence was seen is not "another workspace", even if the lesson was filed elsewhere', async () => {
+      // Filed by wsA, but both episodes behind it happened in wsB.
+      const a = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      const m = await patternIn(a, 'wsB');
+      await a.close();
+      const b = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsB' });
+      for (let i = 0; i < 4; i++) { now += 60_000; await b.feedback(m.id, 'prevented', { file: 'src/api/x.ts' }); }
+      assert.strictEqual(b.get(m.id)!.maturity, 'pattern');
+      await b.close();
+      // The same outcome from a third workspace is a new context.
+      const c = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsC' });
+      await c.feedback(m.id, 'prevented', { file: 'src/api/x.ts' });
+      assert.strictEqual(c.get(m.id)!.maturity, 'rule');
+      assert.ok(c.history(m.id).some(h => h.type === 'promoted' && h.detail.includes('another workspace (wsC)')));
+      await c.close();
+    });
+
+    it('a week after the evidence was seen, the same place counts as re-validated', async () => {
+      const s = await MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA' });
+      const m = await patternIn(s, 'wsA');
+      for (let i = 0; i < 3; i++) { now += 60_000; await s.feedback(m.id, 'prevented', { file: 'src/api/a.ts' }); }
+      assert.strictEqual(s.get(m.id)!.maturity, 'pattern');
+      now = T0 + 8 * 86_400_000;
+      await s.feedback(m.id, 'prevented', { file: 'src/api/a.ts' });
+      assert.strictEqual(s.get(m.id)!.maturity, 'rule');
       await s.close();
     });
   });
