@@ -36,6 +36,15 @@ export interface StoreOptions {
   readOnly?: boolean;
   /** Skip the vector index entirely (lexical + signature recall only). */
   vectors?: boolean;
+  /**
+   * Quiet time before a compaction asked for by forget/expiry or a grown log runs, so a burst compacts
+   * once (default 2 s); the follow-up compaction that clears the .prev pair waits as long again.
+   */
+  compactDelayMs?: number;
+  /** Compact once events.jsonl is larger than this (default 8 MB). */
+  compactLogBytes?: number;
+  /** Compact once events.jsonl holds more events than this since the last snapshot (default 20 000). */
+  compactLogEvents?: number;
 }
 
 export interface ImportReport {
@@ -65,9 +74,23 @@ export interface ImportLinesOptions extends ImportOptions {
   signal?: AbortSignal;
 }
 
-/** Sources that may not claim a maturity: what arrives this way earns trust like everything else. */
 /** Cleanup compacts when the log has grown past this, even if nothing expired. */
 const COMPACT_LOG_BYTES = 4 * 1024 * 1024;
+/** After appends: compact when the log passes either bound (see StoreOptions). */
+const AUTO_COMPACT_BYTES = 8 * 1024 * 1024;
+const AUTO_COMPACT_EVENTS = 20_000;
+const COMPACT_DELAY_MS = 2000;
+/** A debounce that keeps being re-armed (a long import, a stream of forgets) still runs by then. */
+const COMPACT_MAX_WAIT_MS = 30_000;
+/** The shortest event line (an `accessed` event): below events × this many bytes, the event bound cannot be hit. */
+const MIN_EVENT_BYTES = 32;
+/**
+ * How many compactions the folder still owes to removed text ("2" after a forget or expiry: the first
+ * keeps it in the .prev pair, the second drops it). Kept on disk so the debt survives a closed window
+ * or a CLI process, and the next open pays it.
+ */
+export const COMPACT_PENDING_FILE = '.compact-pending';
+/** Sources that may not claim a maturity: what arrives this way earns trust like everything else. */
 const UNTRUSTED_SOURCES = new Set(['chat', 'imported', 'team', 'captured']);
 
 export class MemoryStore {
@@ -86,6 +109,13 @@ export class MemoryStore {
   private closed = false;
   private lastLogStamp?: string;
   private refreshing?: Promise<void>;
+  private closing?: Promise<void>;
+  /** A compaction is due (debounced by compactTimer). */
+  private compactWanted = false;
+  private compactAskedAt = 0;
+  private compactTimer?: ReturnType<typeof setTimeout>;
+  /** Events in events.jsonl, counted on first need and then kept up to date (undefined: not counted). */
+  private logEvents?: number;
 
   private constructor(
     readonly dir: string,
@@ -113,6 +143,8 @@ export class MemoryStore {
     store.warnings.push(...warnings);
     store.lastLogStamp = stamp;
     store.rebuildDerived();
+    // Removed text an earlier session could not finish clearing (or a log that outgrew its bounds).
+    if (!opts.readOnly && (owedCompactions(dir) > 0 || store.logTooBig())) store.scheduleCompaction();
     return store;
   }
 
@@ -435,6 +467,7 @@ export class MemoryStore {
       const r = await this.log.readNew();
       if (r.warnings.length) this.warnings.push(...r.warnings);
       if (r.reset) {
+        this.logEvents = undefined;
         const state = new MemoryState();
         state.applyAll(r.events);
         this.state = state;
@@ -447,6 +480,7 @@ export class MemoryStore {
         return;
       }
       if (!r.events.length) return;
+      if (this.logEvents !== undefined) this.logEvents += r.events.length;
       await this.applyDerived(r.events);
     });
   }
@@ -460,19 +494,84 @@ export class MemoryStore {
   }
 
   private async compactInner(): Promise<{ generation: number; memories: number }> {
+    // Whatever was pending is served by this compaction; a follow-up is scheduled below if one is owed.
+    this.cancelCompactionTimer();
+    this.compactWanted = false;
+    const owed = owedCompactions(this.dir);
     const r = await this.log.compact(this.state, { now: this.now() });
+    this.logEvents = 0;
     if (r.reset) {
+      // Another process replaced the log in a way we could not follow: newEvents is the full state.
       const state = new MemoryState();
       state.applyAll(r.newEvents);
       this.state = state;
       this.rebuildDerived();
+      if (this.vectors) {
+        await this.vectors.sync(this.state.all().map(vectorItem), this.embedder)
+          .catch((e: unknown) => this.logger.warn(`vector sync failed: ${(e as Error).message}`));
+      }
       this.fire(this.state.all().map(m => m.id));
     } else if (r.newEvents.length) {
       await this.applyDerived(r.newEvents);
     }
     // Past-expiry memories the snapshot dropped are dropped here too (no event: the snapshot is the record).
     if (r.expired.length) await this.applyDerived(r.expired.map(id => ({ type: 'expired' as const, id, at: this.now(), reason: 'expired at compaction' })));
+    // The .prev pair keeps one step back, so text removed before this compaction (or expired by it) is
+    // still in snapshot.prev.json / events.prev.jsonl until the next one.
+    const still = Math.max(owed - 1, r.expired.length ? 1 : 0);
+    setOwedCompactions(this.dir, still, this.logger);
+    if (still > 0) this.scheduleCompaction();
     return { generation: r.generation, memories: r.memories };
+  }
+
+  /**
+   * Runs the compaction that is due (after forget or expiry, when the log outgrew its bounds, or owed by
+   * an earlier session) now instead of after its quiet time. Resolves true when one ran. A follow-up that
+   * the first one owes stays scheduled: call again to run it too.
+   */
+  async flushCompaction(): Promise<boolean> {
+    this.cancelCompactionTimer();
+    if (!this.compactWanted || this.opts.readOnly || this.closed) return false;
+    try {
+      await this.serial(() => this.compactInner());
+      return true;
+    } catch (e) {
+      this.logger.warn(`compaction failed (retried later): ${(e as Error).message}`);
+      return false;
+    }
+  }
+
+  /** Asks for a compaction after the quiet time; repeated asks re-arm the timer, up to COMPACT_MAX_WAIT_MS. */
+  private scheduleCompaction(): void {
+    if (this.opts.readOnly || this.closed) return;
+    const t = Date.now(); // wall clock: the debounce is about real bursts, not the store's notion of now
+    if (!this.compactWanted) { this.compactWanted = true; this.compactAskedAt = t; }
+    this.cancelCompactionTimer();
+    const quiet = Math.max(0, this.opts.compactDelayMs ?? COMPACT_DELAY_MS);
+    const delay = Math.max(0, Math.min(quiet, this.compactAskedAt + Math.max(quiet, COMPACT_MAX_WAIT_MS) - t));
+    this.compactTimer = setTimeout(() => {
+      this.compactTimer = undefined;
+      void this.flushCompaction();
+    }, delay);
+    // A pending compaction never keeps a CLI process alive; close() runs it instead.
+    this.compactTimer.unref?.();
+  }
+
+  private cancelCompactionTimer(): void {
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = undefined;
+  }
+
+  /** True when events.jsonl passed the size or event-count bound. One stat; lines are counted once. */
+  private logTooBig(): boolean {
+    const bytes = logBytes(this.dir);
+    if (bytes > (this.opts.compactLogBytes ?? AUTO_COMPACT_BYTES)) return true;
+    const maxEvents = this.opts.compactLogEvents ?? AUTO_COMPACT_EVENTS;
+    if (this.logEvents === undefined) {
+      if (bytes <= maxEvents * MIN_EVENT_BYTES) return false;
+      this.logEvents = countLines(path.join(this.dir, 'events.jsonl')) - 1; // minus the header
+    }
+    return this.logEvents > maxEvents;
   }
 
   async rebuildIndex(opts: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<void> {
@@ -484,7 +583,15 @@ export class MemoryStore {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    this.closing ??= this.closeInner();
+    return this.closing;
+  }
+
+  private async closeInner(): Promise<void> {
+    // A compaction still waiting for its quiet time runs now: forgotten text must not wait for the next
+    // session (a CLI `forget` exits right after). A follow-up it owes is paid at the next open.
+    if (this.compactWanted) await this.flushCompaction();
+    this.cancelCompactionTimer();
     this.closed = true;
     await this.refreshing;
     await this.writes.catch(() => undefined);
@@ -597,7 +704,16 @@ export class MemoryStore {
   private async commit(events: MemoryEvent[]): Promise<void> {
     if (!events.length) return;
     await this.log.append(events);
+    if (this.logEvents !== undefined) this.logEvents += events.length;
     await this.applyDerived(events);
+    if (this.opts.readOnly) return;
+    if (events.some(e => e.type === 'deleted' || e.type === 'expired')) {
+      // Removed text leaves the disk at compaction, two of them (see COMPACT_PENDING_FILE).
+      setOwedCompactions(this.dir, 2, this.logger);
+      this.scheduleCompaction();
+    } else if (!this.compactWanted && this.logTooBig()) {
+      this.scheduleCompaction();
+    }
   }
 
   private async applyDerived(events: MemoryEvent[]): Promise<void> {
@@ -681,6 +797,34 @@ function logStamp(dir: string): string {
   } catch {
     return 'none';
   }
+}
+
+/** Compactions the folder still owes to removed text (0 when none, or the marker is unreadable). */
+function owedCompactions(dir: string): number {
+  try {
+    const n = Number(fs.readFileSync(path.join(dir, COMPACT_PENDING_FILE), 'utf8').trim());
+    return Number.isInteger(n) && n > 0 ? Math.min(n, 2) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function setOwedCompactions(dir: string, n: number, logger: Logger): void {
+  const file = path.join(dir, COMPACT_PENDING_FILE);
+  try {
+    if (n > 0) { if (owedCompactions(dir) !== n) fs.writeFileSync(file, String(n)); } else fs.rmSync(file, { force: true });
+  } catch (e) {
+    // Only the next-open reminder is lost: this session still compacts on its timer.
+    logger.warn(`could not update ${COMPACT_PENDING_FILE}: ${(e as Error).message}`);
+  }
+}
+
+function countLines(file: string): number {
+  let buf: Buffer;
+  try { buf = fs.readFileSync(file); } catch { return 0; }
+  let n = 0;
+  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) n++;
+  return n;
 }
 
 /** Size of the current event log (0 when missing). */

@@ -6,7 +6,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { signatureKeyOf } from '../../src/core/recall';
 import type { Episode, Fact, Lesson } from '../../src/core/types';
-import { MemoryStore } from '../../src/store/memoryStore';
+import { EventLog } from '../../src/store/eventLog';
+import { COMPACT_PENDING_FILE, MemoryStore } from '../../src/store/memoryStore';
 
 const T0 = Date.UTC(2026, 2, 1);
 const TS2322 = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
@@ -22,6 +23,12 @@ function allBytes(dir: string): string {
     out += e.isDirectory() ? allBytes(p) : fs.readFileSync(p, 'latin1');
   }
   return out;
+}
+
+/** Generation in events.jsonl's header line. */
+function generation(dir: string): number {
+  const head = fs.readFileSync(path.join(dir, 'events.jsonl'), 'utf8').split('\n')[0];
+  return (JSON.parse(head) as { generation: number }).generation;
 }
 
 function lesson(over: Partial<Lesson> = {}): Lesson {
@@ -179,6 +186,108 @@ describe('store facade wiring', () => {
       await s.feedback(m.id, 'prevented', { file: 'src/api/a.ts' });
       assert.strictEqual(s.get(m.id)!.maturity, 'rule');
       await s.close();
+    });
+  });
+
+  describe('compaction', () => {
+    const UNIQUE = 'zebra-quokka-7f3e91 secret project codename';
+    // A long quiet time: these tests decide when compactions run (flushCompaction / close), never a timer.
+    const open = (o: Partial<Parameters<typeof MemoryStore.open>[1]> = {}) =>
+      MemoryStore.open(dir, { now: () => now, workspaceId: 'wsA', compactDelayMs: 600_000, ...o });
+
+    it('after forget, two compactions remove the text from every byte of the folder; other memories survive reopen', async () => {
+      const s = await open();
+      const gone = await s.record(fact(`Deploys go through ${UNIQUE}`));
+      const kept = await s.record(lesson());
+      assert.ok(allBytes(dir).includes(UNIQUE), 'before forget the text is on disk (the check can see it)');
+      await s.forget(gone.id, 'wrong');
+      assert.strictEqual(await s.flushCompaction(), true, 'forget asked for a compaction');
+      assert.strictEqual(await s.flushCompaction(), true, 'and the one after it, which clears the .prev pair');
+      assert.strictEqual(await s.flushCompaction(), false, 'then nothing is owed');
+      assert.ok(!allBytes(dir).includes(UNIQUE), 'the forgotten text is in no file');
+      assert.ok(!fs.existsSync(path.join(dir, COMPACT_PENDING_FILE)));
+      await s.close();
+      const r = await open();
+      assert.strictEqual(r.get(gone.id), undefined);
+      assert.deepStrictEqual(r.get(kept.id), s.get(kept.id));
+      assert.strictEqual((await r.recall({ text: TS2322 }))[0]?.memory.id, kept.id);
+      await r.close();
+    });
+
+    it('a forget right before close (a CLI run) compacts at close, and the next open pays the second compaction', async () => {
+      const s = await open();
+      const gone = await s.record(fact(`Deploys go through ${UNIQUE}`));
+      const kept = await s.record(fact('Release notes live in docs/releases'));
+      await s.forget(gone.id);
+      await s.close();
+      assert.ok(allBytes(dir).includes(UNIQUE), 'one compaction keeps a step back in the .prev pair');
+      assert.strictEqual(fs.readFileSync(path.join(dir, COMPACT_PENDING_FILE), 'utf8'), '1', 'the debt is on disk');
+      const again = await open();
+      await again.close();
+      assert.ok(!allBytes(dir).includes(UNIQUE), 'gone after the next session');
+      const r = await open();
+      assert.strictEqual((r.get(kept.id) as Fact).content, 'Release notes live in docs/releases');
+      assert.strictEqual(r.list().length, 1);
+      await r.close();
+    });
+
+    it('a burst of forgets compacts once', async () => {
+      const s = await open();
+      const ids: string[] = [];
+      const notes = ['Release notes live in docs/releases', 'CI runs on self-hosted runners', 'The staging database resets nightly',
+        'Icons come from the codicon font', 'Storybook stories sit next to components'];
+      for (const n of notes) ids.push((await s.record(fact(n))).id);
+      assert.strictEqual(s.list().length, 5);
+      const g0 = generation(dir);
+      for (const id of ids) await s.forget(id);
+      assert.strictEqual(generation(dir), g0, 'nothing compacted per forget');
+      assert.strictEqual(await s.flushCompaction(), true);
+      assert.strictEqual(generation(dir), g0 + 1, 'one compaction for the whole burst');
+      await s.close();
+    });
+
+    it('compacts once the log passes its event bound or its size bound', async () => {
+      const s = await open({ compactLogEvents: 50 });
+      const m = await s.record(fact('Release notes live in docs/releases'));
+      for (let i = 0; i < 30; i++) await s.markAccessed([m.id]);
+      assert.strictEqual(await s.flushCompaction(), false, '31 events: under the bound');
+      for (let i = 0; i < 30; i++) await s.markAccessed([m.id]);
+      assert.strictEqual(await s.flushCompaction(), true, '61 events: compacted');
+      assert.strictEqual(fs.readFileSync(path.join(dir, 'events.jsonl'), 'utf8').trim().split('\n').length, 1, 'the new log holds only its header');
+      await s.close();
+      const r = await open();
+      assert.strictEqual(r.get(m.id)?.accessCount, 60, 'nothing lost in the snapshot');
+      await r.close();
+
+      const big = await open({ compactLogBytes: 4096 });
+      const g0 = generation(dir);
+      await big.record(fact('A long note: ' + 'word '.repeat(1000)));
+      await big.close(); // runs what is due
+      assert.strictEqual(generation(dir), g0 + 1);
+    });
+
+    it('when another process compacted twice meanwhile, the compaction rebuilds from the log instead of keeping stale state', async () => {
+      const a = await open();
+      const x = await a.record(fact('Release notes live in docs/releases'));
+      const y = await a.record(fact('CI runs on self-hosted runners'));
+      // Another writer forgets x and compacts twice: a's view of the log cannot be followed, only replayed.
+      const log = await EventLog.open(dir);
+      const { MemoryState } = await import('../../src/core/reduce');
+      const other = new MemoryState();
+      other.applyAll((await log.readAll()).events);
+      await log.append([{ type: 'deleted', id: x.id, at: now }]);
+      other.apply({ type: 'deleted', id: x.id, at: now });
+      await log.compact(other);
+      await log.compact(other);
+      const z = await a.record(fact('Docs are written in British English'));
+      await a.forget(y.id);
+      assert.strictEqual(await a.flushCompaction(), true);
+      assert.strictEqual(a.get(x.id), undefined, 'the other writer\'s forget is applied');
+      assert.deepStrictEqual(a.list().map(m => m.id), [z.id]);
+      await a.close();
+      const r = await open();
+      assert.deepStrictEqual(r.list().map(m => m.id), [z.id]);
+      await r.close();
     });
   });
 });
