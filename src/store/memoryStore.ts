@@ -142,7 +142,7 @@ export class MemoryStore {
     const store = new MemoryStore(dir, log, state, embedder, !opts.embedder, opts);
     store.warnings.push(...warnings);
     store.lastLogStamp = stamp;
-    store.rebuildDerived();
+    await store.rebuildDerivedInSlices();
     // Removed text an earlier session could not finish clearing (or a log that outgrew its bounds).
     if (!opts.readOnly && (owedCompactions(dir) > 0 || store.logTooBig())) store.scheduleCompaction();
     return store;
@@ -744,6 +744,23 @@ export class MemoryStore {
   private rebuildDerived(): void {
     for (const id of [...this.sigOf.keys()]) this.unindex(id);
     for (const m of this.state.all()) this.index(m);
+  }
+
+  /**
+   * The same as rebuildDerived, for open(): the word index of a large store takes seconds to build, and
+   * in the extension host that thread is the editor's, so it is given back every ~16 ms. Nothing else
+   * can write meanwhile: the store is not handed out until open() resolves.
+   */
+  private async rebuildDerivedInSlices(): Promise<void> {
+    for (const id of [...this.sigOf.keys()]) this.unindex(id);
+    let sliceStart = performance.now();
+    for (const m of this.state.all()) {
+      this.index(m);
+      if (performance.now() - sliceStart > 16) {
+        await new Promise<void>(resolve => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
   }
 
   private index(m: Memory): void {
