@@ -45,3 +45,14 @@ out.push('| via | lessons | seconds | lessons/s |');
 out.push('|---|---:|---:|---:|');
 for (const r of imp) out.push(`| ${r.via} | ${r.imported} | ${f2(r.ms / 1000)} | ${Math.round(r.perSec)} |`);
 console.log(out.join('\n'));
+
+// The standalone benches print their own tables; run each in a fresh process (open time and RSS need
+// one) after the summary above. --quick skips them.
+if (!quick) {
+  const { spawnSync } = await import('node:child_process');
+  for (const name of ['capture', 'hover', 'activation', 'open', 'index']) {
+    console.log(`\n### bench/${name}.mjs\n`);
+    const r = spawnSync(process.execPath, [new URL(`./${name}.mjs`, import.meta.url).pathname], { stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.status !== 0) console.log(`(bench/${name}.mjs exited with ${r.status ?? r.signal})`);
+  }
+}
