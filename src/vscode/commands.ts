@@ -329,9 +329,9 @@ export async function clearWorkspace(services: Services, opts: ConfirmOption): P
   return all.length;
 }
 
-/** Where downloaded models go; the embedder must look in the same folder (resolveModel's cacheDir). */
+/** Where downloaded models go; the embedder looks in the same folder (Services.modelCacheDir). */
 export function modelCacheDir(services: Services): string {
-  return path.join(services.context.globalStorageUri.fsPath, 'models');
+  return services.modelCacheDir;
 }
 
 export interface DownloadResult { ok: boolean; error?: string }
@@ -371,6 +371,9 @@ export async function downloadModel(services: Services, opts: ConfirmOption): Pr
   } catch (e) {
     return fail(vscode.l10n.t('Engram could not download the model: {0}. Recall keeps working without it (words and error signatures).', formatError(e).replace(/\.\s*$/, '')));
   }
-  void vscode.window.showInformationMessage(vscode.l10n.t('Engram downloaded the model. Rebuild the index to use it.'));
+  // Reopen the stores so they pick the model up; the open re-indexes every memory with it.
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Engram: indexing memories with the model…') },
+    () => services.reopenStores());
+  void vscode.window.showInformationMessage(vscode.l10n.t('Engram downloaded the model and now uses it for recall.'));
   return { ok: true };
 }

@@ -148,7 +148,7 @@ export class DiagnosticRecall implements vscode.Disposable {
   private async recallFor(uri: vscode.Uri, d: vscode.Diagnostic, signature: string): Promise<RecallResult[]> {
     const file = this.services.workspaceRelative(uri);
     const q: RecallQuery = { text: diagnosticText(d), file, k: 3 };
-    const results = await quietRecall(this.services, q);
+    const results = await this.services.recall(q, { noteShown: false });
     return results.filter(r => isRelevantToError(r, signature));
   }
 
@@ -181,24 +181,4 @@ export class DiagnosticRecall implements vscode.Disposable {
     if (this.timer) clearTimeout(this.timer);
     for (const d of this.disposables) d.dispose();
   }
-}
-
-/**
- * Recall without noting the memories as shown: precomputed results are not seen by anyone until the
- * hover opens (which notes them), and a false "shown" would turn a later unrelated fix into credit.
- * Mirrors Services.recall's owners and cap.
- */
-export async function quietRecall(services: Services, q: RecallQuery): Promise<RecallResult[]> {
-  const cfg = services.config();
-  const k = q.k ?? cfg.recall.maxResults;
-  const owners = q.owners ?? (['workspace', ...(cfg.recall.includeTeam ? ['team' as const] : [])]);
-  const main = await services.store();
-  const results = await main.recall({ ...q, k, owners });
-  const personal = await services.personalStore().catch(() => undefined);
-  if (personal) {
-    const more = await personal.recall({ ...q, k, owners: ['personal'] });
-    results.push(...more.map(r => ({ ...r, why: [...r.why, 'personal memory'] })));
-    results.sort((a, b) => b.score - a.score);
-  }
-  return results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));
 }

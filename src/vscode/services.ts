@@ -3,7 +3,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Logger, RecallQuery, RecallResult } from '../core/types';
-import type { MemoryStore } from '../store/index';
+import type { Embedder, MemoryStore } from '../store/index';
 import type { CaptureApi } from './api';
 import { readConfig, type EngramConfig } from './config';
 import { formatError } from './errors';
@@ -65,10 +65,41 @@ export class Services implements vscode.Disposable {
     return this.personalPromise;
   }
 
+  private embedderPromise?: Promise<Embedder>;
+
+  /** Folder where a downloaded embedding model lives (shared by every workspace). */
+  get modelCacheDir(): string {
+    return path.join(this.context.globalStorageUri.fsPath, 'models');
+  }
+
+  /**
+   * The embedding model when one is on disk (local folder setting or an earlier download), else the
+   * model-free embedder; the log says which and why. Shared by the workspace and personal stores.
+   */
+  private embedder(): Promise<Embedder> {
+    if (!this.embedderPromise) {
+      const cfg = this.config().embedding;
+      this.embedderPromise = loadStoreModule().createEmbedder({
+        enabled: cfg.enabled,
+        model: cfg.model,
+        localModelPath: cfg.localModelPath || undefined,
+        cacheDir: this.modelCacheDir,
+        allowRemoteModels: false, // downloads happen only through the Download Embedding Model command
+        logger: this.logger,
+      }).then(choice => {
+        if (choice.fallbackReason) this.logger.info(`recall runs without an embedding model (words and error signatures only): ${choice.fallbackReason}`);
+        else this.logger.info(`embedding model: ${choice.embedder.id}`);
+        return choice.embedder;
+      });
+    }
+    return this.embedderPromise;
+  }
+
   private async openStore(dir: string): Promise<MemoryStore> {
     const started = Date.now();
     const mod = loadStoreModule();
-    const store = await mod.MemoryStore.open(dir, { logger: this.logger, workspaceId: this.workspaceId });
+    const embedder = await this.embedder();
+    const store = await mod.MemoryStore.open(dir, { logger: this.logger, workspaceId: this.workspaceId, embedder });
     for (const w of store.warnings) {
       this.logger.warn(w);
     }
@@ -80,8 +111,11 @@ export class Services implements vscode.Disposable {
     return store;
   }
 
-  /** Recall across the enabled owners, merged by score and capped. */
-  async recall(q: RecallQuery): Promise<RecallResult[]> {
+  /**
+   * Recall across the enabled owners, merged by score and capped. `noteShown: false` is for results
+   * computed ahead of time (the hover cache): only what a person actually sees may earn automatic credit.
+   */
+  async recall(q: RecallQuery, opts: { noteShown?: boolean } = {}): Promise<RecallResult[]> {
     const cfg = this.config();
     const k = q.k ?? cfg.recall.maxResults;
     const owners = q.owners ?? (['workspace', ...(cfg.recall.includeTeam ? ['team' as const] : [])]);
@@ -94,7 +128,7 @@ export class Services implements vscode.Disposable {
       results.sort((a, b) => b.score - a.score);
     }
     const capped = results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));
-    this.noteShown(capped.map(r => r.memory.id), q.file);
+    if (opts.noteShown !== false) this.noteShown(capped.map(r => r.memory.id), q.file);
     return capped;
   }
 
@@ -135,6 +169,20 @@ export class Services implements vscode.Disposable {
 
   fireChanged(): void { this.changed.fire(); }
 
+  /**
+   * Closes the stores and forgets the embedder, so the next use reopens them with what is on disk now
+   * (after a model download, the index is rebuilt with the model's vectors on that open).
+   */
+  async reopenStores(): Promise<void> {
+    const stores = [this.storePromise, this.personalPromise];
+    const embedder = this.embedderPromise;
+    this.storePromise = this.personalPromise = this.embedderPromise = undefined;
+    for (const p of stores) { try { await (await p)?.close(); } catch (e) { this.logger.warn(`closing a store: ${formatError(e)}`); } }
+    try { (await embedder)?.dispose(); } catch { /* a failed embedder has nothing to dispose */ }
+    await this.store();
+    this.changed.fire();
+  }
+
   /** Workspace-relative path (forward slashes) of a file inside the workspace, else undefined. */
   workspaceRelative(uri: vscode.Uri): string | undefined {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
@@ -147,5 +195,7 @@ export class Services implements vscode.Disposable {
     this.changed.dispose();
     const stores = [this.storePromise, this.personalPromise].filter(Boolean) as Promise<MemoryStore>[];
     for (const p of stores) { try { await (await p).close(); } catch { /* closing on shutdown */ } }
+    // The stores were given the embedder, so they leave its worker to us.
+    if (this.embedderPromise) { try { (await this.embedderPromise).dispose(); } catch { /* shutting down */ } }
   }
 }
