@@ -468,21 +468,26 @@ export class MemoryStore {
       if (r.warnings.length) this.warnings.push(...r.warnings);
       if (r.reset) {
         this.logEvents = undefined;
-        const state = new MemoryState();
-        state.applyAll(r.events);
-        this.state = state;
-        this.rebuildDerived();
-        if (this.vectors) {
-          await this.vectors.sync(this.state.all().map(vectorItem), this.embedder)
-            .catch((e: unknown) => this.logger.warn(`vector sync failed: ${(e as Error).message}`));
-        }
-        this.fire(this.state.all().map(m => m.id));
+        await this.resetTo(r.events);
         return;
       }
       if (!r.events.length) return;
       if (this.logEvents !== undefined) this.logEvents += r.events.length;
       await this.applyDerived(r.events);
     });
+  }
+
+  /** Replaces the state with `events` (the full state after another process reset the log) and every derived copy with it. */
+  private async resetTo(events: MemoryEvent[]): Promise<void> {
+    const state = new MemoryState();
+    state.applyAll(events);
+    this.state = state;
+    this.rebuildDerived();
+    if (this.vectors) {
+      await this.vectors.sync(this.state.all().map(vectorItem), this.embedder)
+        .catch((e: unknown) => this.logger.warn(`vector sync failed: ${(e as Error).message}`));
+    }
+    this.fire(this.state.all().map(m => m.id));
   }
 
   /**
@@ -502,15 +507,7 @@ export class MemoryStore {
     this.logEvents = 0;
     if (r.reset) {
       // Another process replaced the log in a way we could not follow: newEvents is the full state.
-      const state = new MemoryState();
-      state.applyAll(r.newEvents);
-      this.state = state;
-      this.rebuildDerived();
-      if (this.vectors) {
-        await this.vectors.sync(this.state.all().map(vectorItem), this.embedder)
-          .catch((e: unknown) => this.logger.warn(`vector sync failed: ${(e as Error).message}`));
-      }
-      this.fire(this.state.all().map(m => m.id));
+      await this.resetTo(r.newEvents);
     } else if (r.newEvents.length) {
       await this.applyDerived(r.newEvents);
     }

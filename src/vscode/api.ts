@@ -2,16 +2,10 @@
 import type * as vscode from 'vscode';
 import type { Outcome } from '../core/types';
 import type { Services } from './services';
+import type { OpenEpisodeItem } from './sidebar/protocol';
 
-export interface OpenEpisodeView {
-  id: string;
-  title: string;
-  file?: string;
-  signature?: string;
-  startedAt: number;
-  steps: number;
-  source: 'diagnostics' | 'terminal';
-}
+/** An open episode as the surfaces show it; the sidebar protocol declares it once for host and webview. */
+export type OpenEpisodeView = OpenEpisodeItem;
 
 export interface CaptureApi {
   readonly paused: boolean;
