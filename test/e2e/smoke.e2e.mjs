@@ -12,7 +12,11 @@ export default async function smoke() {
     assert.match(label ?? '', /^Engram/, `activity-bar entry is labelled ${JSON.stringify(label)} (untranslated %key%?)`);
     await openContainer(host.page, 'engram');
     const frame = await webviewFrame(host.page, 'engram.memories');
-    const text = await frame.locator('body').innerText({ timeout: 30_000 });
+    // The frame's document exists before the webview script has drawn anything: wait for content.
+    let text = '';
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && !text.trim(); await host.page.waitForTimeout(250)) {
+      text = await frame.locator('body').innerText({ timeout: 5_000 }).catch(() => '');
+    }
     assert.ok(text.trim().length > 0, 'the Memories webview is empty');
     await host.page.mouse.move(700, 450); // no activity-bar tooltip over the view in the picture
     await host.screenshot('smoke-workbench');
