@@ -5,14 +5,10 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import * as esbuild from 'esbuild';
+import { buildCli, repoRoot } from './buildCli';
 
 /** The repo root: tests run from out/test/unit or from a temp bundle, so look for src/cli.ts. */
-function findRoot(): string {
-  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(path.join(d, 'src', 'cli.ts'))) return d;
-  return process.cwd();
-}
-const ROOT = findRoot();
+const ROOT = repoRoot();
 let CLI = '';
 
 function run(args: string[], input?: string): { code: number; out: string; err: string } {
@@ -28,14 +24,7 @@ describe('cli (dist/cli.js)', function () {
   let store: string;
 
   before(async () => {
-    // Build the CLI alone, so this test does not depend on the rest of the tree compiling.
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-cli-'));
-    CLI = path.join(outDir, 'cli.js');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src/cli.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-      outfile: CLI, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
-      nodePaths: [path.join(ROOT, 'node_modules')],
-    });
+    CLI = await buildCli('engram-cli-');
   });
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-cli-store-')); store = path.join(dir, 'store'); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

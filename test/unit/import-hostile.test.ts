@@ -4,19 +4,15 @@
 // covers whole files as a person (or an attacker) would hand them over.
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
-import { createRequire } from 'module';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
 import type { ImportReport } from '../../src/store/memoryStore';
 import { MemoryStore } from '../../src/store/memoryStore';
+import { buildCli, repoRoot } from './buildCli';
 
-function findRoot(): string {
-  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(path.join(d, 'src', 'cli.ts'))) return d;
-  return process.cwd();
-}
-const ROOT = findRoot();
+const ROOT = repoRoot();
 
 type Expect = 'ok' | 'blank' | RegExp;
 interface HostileLine { bytes: Buffer; expect: Expect; what: string }
@@ -110,14 +106,7 @@ describe('import: hostile files (CLI and store API)', function () {
   let dir = '';
 
   before(async () => {
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hostile-cli-'));
-    CLI = path.join(outDir, 'cli.js');
-    const esbuild = createRequire(path.join(ROOT, 'package.json'))('esbuild') as typeof import('esbuild');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src/cli.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-      outfile: CLI, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
-      nodePaths: [path.join(ROOT, 'node_modules')],
-    });
+    CLI = await buildCli('engram-hostile-cli-');
   });
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hostile-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

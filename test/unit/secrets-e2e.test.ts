@@ -8,7 +8,6 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { createRequire } from 'module';
 
 import { toTeamLine } from '../../src/core/team';
 import type { Episode, Fact, Lesson, Memory } from '../../src/core/types';
@@ -16,12 +15,9 @@ import type { Embedder } from '../../src/store/embedder';
 import { HashEmbedder } from '../../src/store/hashEmbedder';
 import { MemoryStore } from '../../src/store/memoryStore';
 import { SECRET_CORPUS } from '../fixtures/secrets';
+import { buildCli, repoRoot } from './buildCli';
 
-function findRoot(): string {
-  for (let d = __dirname; d !== path.dirname(d); d = path.dirname(d)) if (fs.existsSync(path.join(d, 'src', 'cli.ts'))) return d;
-  return process.cwd();
-}
-const ROOT = findRoot();
+const ROOT = repoRoot();
 
 /** Hash vectors dressed as a model, so the store persists its vector index (index/) like it does with a real model. */
 class PersistingEmbedder implements Embedder {
@@ -107,17 +103,7 @@ describe('secrets never reach disk (store, CLI import/export, team line)', funct
   let dir = '';
 
   before(async () => {
-    // The CLI built from src/cli.ts exactly as esbuild.mjs builds dist/cli.js, but into a private folder,
-    // so this test neither depends on nor races a concurrent `node esbuild.mjs`.
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-secrets-cli-'));
-    CLI = path.join(outDir, 'cli.js');
-    // Resolved from the repo: the test bundle may run from a temp folder with no node_modules beside it.
-    const esbuild = createRequire(path.join(ROOT, 'package.json'))('esbuild') as typeof import('esbuild');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src/cli.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-      outfile: CLI, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
-      nodePaths: [path.join(ROOT, 'node_modules')],
-    });
+    CLI = await buildCli('engram-secrets-cli-');
   });
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-secrets-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
