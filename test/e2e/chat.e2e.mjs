@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runPhase } from '../../scripts/host/run-integration.mjs';
 import { build, copyWorkspace, ensureHost, freePort, makeRunDir, onCleanup, seedUserSettings } from '../../scripts/host/lib.mjs';
-import { repoRoot, runCommand, startHost } from './lib/host.mjs';
+import { openFromExplorer, repoRoot, runCommand, startHost } from './lib/host.mjs';
 
 const TEST = 'records Korean and English transcripts';
 
@@ -38,15 +38,6 @@ async function recordTranscripts() {
   fs.mkdirSync(path.join(repoRoot, 'test-results', 'chat'), { recursive: true });
   for (const [lang, text] of Object.entries(out)) fs.writeFileSync(path.join(repoRoot, 'test-results', 'chat', `transcript-${lang}.md`), text);
   return out;
-}
-
-async function openFromExplorer(page, folder, file) {
-  const rows = page.locator('.explorer-folders-view .monaco-list-row');
-  const dir = rows.filter({ hasText: new RegExp(`^${folder}$`) }).first();
-  await dir.waitFor({ timeout: 60_000 });
-  if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
-  await rows.filter({ hasText: file }).first().click();
-  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 30_000 });
 }
 
 export default async function chat() {

@@ -3,20 +3,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli, startHost } from './lib/host.mjs';
+import { cli, openFromExplorer, startHost } from './lib/host.mjs';
 
 const ROOT_CAUSE = 'PORT comes from the environment as a string; the type says number';
 const FIX = 'Parse it once at the edge: Number(process.env.PORT ?? 8080)';
-
-/** Opens a workspace file through the explorer (quick open's file search is unreliable in this host). */
-async function openFromExplorer(page, folder, file) {
-  const rows = page.locator('.explorer-folders-view .monaco-list-row');
-  const dir = rows.filter({ hasText: new RegExp(`^${folder}$`) }).first();
-  await dir.waitFor({ timeout: 60_000 });
-  if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
-  await rows.filter({ hasText: file }).first().click();
-  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 30_000 });
-}
 
 /** Puts the cursor at line:col and asks for the keyboard hover (Ctrl+K Ctrl+I). */
 async function hoverKeyboard(page, line, col) {

@@ -12,23 +12,11 @@ import type { Episode, Lesson } from '../../src/core/types';
 import type { ImportReport } from '../../src/store/memoryStore';
 import { maskSecrets } from '../../src/core/mask';
 import { createChatHandler } from '../../src/vscode/chat/participant';
-import { SECRET_CORPUS } from '../fixtures/secrets';
+import { SECRET_CORPUS, secretNeedles as needles } from '../fixtures/secrets';
 import { engram, token, waitFor, workspaceRoot } from './surfaceHelpers';
 
 const DIAG_FILE = 'src/secret-diagnostic.ts';
 const LEAK_SCRIPT = 'scripts/secret-leak.js';
-
-/** The value, a 16-char piece of its middle, and a piece of every PEM body line (JSON escapes newlines). */
-function needles(value: string): string[] {
-  const out = new Set<string>([value]);
-  const mid = (s: string) => s.length <= 16 ? s : s.slice(Math.floor(s.length / 2) - 8, Math.floor(s.length / 2) + 8);
-  out.add(mid(value));
-  for (const line of value.split(/\n|\\n/)) {
-    const l = line.trim();
-    if (l.length >= 20 && !l.startsWith('-----')) out.add(mid(l));
-  }
-  return [...out];
-}
 
 function filesUnder(p: string): string[] {
   if (!fs.existsSync(p)) return [];

@@ -14,7 +14,7 @@ import type { Episode, Fact, Lesson, Memory } from '../../src/core/types';
 import type { Embedder } from '../../src/store/embedder';
 import { HashEmbedder } from '../../src/store/hashEmbedder';
 import { MemoryStore } from '../../src/store/memoryStore';
-import { SECRET_CORPUS } from '../fixtures/secrets';
+import { SECRET_CORPUS, secretNeedles as needles } from '../fixtures/secrets';
 import { buildCli, repoRoot } from './buildCli';
 
 const ROOT = repoRoot();
@@ -38,23 +38,6 @@ function filesUnder(dir: string): { file: string; bytes: Buffer }[] {
     else if (e.isFile()) out.push({ file: p, bytes: fs.readFileSync(p) });
   }
   return out;
-}
-
-/**
- * What must not appear: the value itself, a 12+ char piece from its middle, and for multi-line values
- * (PEM keys) a piece of every body line, since JSON stores newlines escaped and the whole value would
- * never match byte for byte.
- */
-function needles(value: string): string[] {
-  const out = new Set<string>([value]);
-  const mid = (s: string) => s.length <= 16 ? s : s.slice(Math.floor(s.length / 2) - 8, Math.floor(s.length / 2) + 8);
-  out.add(mid(value));
-  for (const line of value.split(/\n|\\n/)) {
-    const l = line.trim();
-    if (l.length >= 20 && !l.startsWith('-----')) out.add(mid(l));
-  }
-  for (const n of out) assert.ok(n.length >= 12, `needle too short to be distinctive: ${n}`);
-  return [...out];
 }
 
 /** Human-readable list of where any secret leaked (empty when clean). */

@@ -167,3 +167,13 @@ export async function hoverAt(page, file, line, col, { timeout = 15_000 } = {}) 
   await hover.waitFor({ state: 'visible', timeout });
   return hover;
 }
+
+/** Opens a workspace file through the explorer (quick open's file search is unreliable in this host). */
+export async function openFromExplorer(page, folder, file) {
+  const rows = page.locator('.explorer-folders-view .monaco-list-row');
+  const dir = rows.filter({ hasText: new RegExp(`^${folder}$`) }).first();
+  await dir.waitFor({ timeout: 60_000 });
+  if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
+  await rows.filter({ hasText: file }).first().click();
+  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 30_000 });
+}
