@@ -45,6 +45,10 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
     }
   }
   logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  // `npm start` sets this so a newcomer lands on the demo with the Memories view already showing.
+  if (process.env.ENGRAM_DEMO === '1' && context.extensionMode === vscode.ExtensionMode.Development) {
+    void vscode.commands.executeCommand('workbench.view.extension.engram');
+  }
   return { services };
 }
 

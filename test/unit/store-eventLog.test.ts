@@ -9,7 +9,7 @@ import {
   EventLog, EVENTS_FILE, EVENTS_PREV_FILE, SNAPSHOT_FILE, SNAPSHOT_NEXT_FILE, SNAPSHOT_PREV_FILE, StoreWriteError,
 } from '../../src/store/eventLog';
 import { withLock } from '../../src/store/lock';
-import { allBytes, bundle, bundleDir, repoRoot, testMemory, tmpDir } from './store-helpers';
+import { allBytes, bundleStandalone, testMemory, tmpDir } from './store-helpers';
 
 const rec = (id: string, text = `text of ${id}`): MemoryEvent => ({ type: 'recorded', id, at: 1, memory: testMemory(id, text) });
 const fb = (id: string): MemoryEvent => ({ type: 'feedback', id, at: 2, outcome: 'prevented' });
@@ -275,8 +275,7 @@ describe('EventLog', () => {
     const snapshotBefore = fs.readFileSync(path.join(dir, SNAPSHOT_FILE));
     if (process.getuid?.() === 0) {
       // root ignores permissions: run the writer as an unprivileged user instead.
-      const script = await bundle('test/unit/store-child.ts', 'store-child');
-      for (let d = bundleDir; d.startsWith(repoRoot) && d !== repoRoot; d = path.dirname(d)) fs.chmodSync(d, 0o755);
+      const script = await bundleStandalone('test/unit/store-child.ts', 'store-child');
       // Readable by the other user, not writable (the store creates its files 0600: memories are private).
       fs.chmodSync(dir, 0o755);
       for (const n of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, n), 0o644);

@@ -47,3 +47,21 @@ export async function bundle(entry: string, name: string): Promise<string> {
   });
   return outfile;
 }
+
+/**
+ * Bundles a TS entry with its packages into a fresh world-readable temp folder, for a child run as another
+ * user: that user may not be able to enter the checkout at all (a clone under /root, or in a 0700 mktemp folder).
+ * The embedding model stays external; the store only loads it on demand.
+ */
+export async function bundleStandalone(entry: string, name: string): Promise<string> {
+  const esbuild = createRequire(path.join(repoRoot, 'package.json'))('esbuild') as typeof import('esbuild');
+  const dir = tmpDir(`${name}-standalone`);
+  fs.chmodSync(dir, 0o755);
+  const outfile = path.join(dir, `${name}.js`);
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, entry)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'], logLevel: 'warning',
+  });
+  fs.chmodSync(outfile, 0o644);
+  return outfile;
+}
