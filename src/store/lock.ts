@@ -63,13 +63,7 @@ async function acquire(lockPath: string, opts: LockOptions): Promise<LockInfo> {
   const info: LockInfo = { pid: process.pid, host: os.hostname(), nonce: randomBytes(8).toString('hex'), at: Date.now() };
   let delay = 2;
   for (;;) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx', 0o600);
-      try { fs.writeSync(fd, JSON.stringify(info)); } finally { fs.closeSync(fd); }
-      return info;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // EACCES/EROFS/ENOSPC: caller reports
-    }
+    if (createWithContent(lockPath, JSON.stringify(info))) return info;
     const holder = readHolder(lockPath);
     const stale = staleReason(lockPath, holder, staleMs);
     if (stale && takeOver(lockPath, holder)) {
@@ -79,6 +73,34 @@ async function acquire(lockPath: string, opts: LockOptions): Promise<LockInfo> {
     if (Date.now() >= deadline) throw new LockTimeoutError(lockPath, holder ? `pid ${holder.pid} on ${holder.host}` : 'unknown holder');
     await new Promise(r => setTimeout(r, delay));
     delay = Math.min(50, delay * 2);
+  }
+}
+
+/**
+ * Creates the lock file with its holder already written, atomically: the content goes to a private temp
+ * file that is then hard-linked into place (link fails if the lock exists). A holder killed between
+ * creating and writing would otherwise leave an empty lock that no one can judge stale by its pid.
+ * False when the lock exists; other errors (EACCES/EROFS/ENOSPC) are thrown for the caller to report.
+ */
+function createWithContent(lockPath: string, content: string): boolean {
+  const tmp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, content, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(tmp, lockPath);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // Filesystems without hard links: exclusive create, then write (the old, less atomic way).
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP') {
+      let fd: number;
+      try { fd = fs.openSync(lockPath, 'wx', 0o600); } catch (e) { if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false; throw e; }
+      try { fs.writeSync(fd, content); } finally { fs.closeSync(fd); }
+      return true;
+    }
+    throw err;
+  } finally {
+    try { fs.unlinkSync(tmp); } catch { /* already gone */ }
   }
 }
 

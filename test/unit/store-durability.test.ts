@@ -46,7 +46,8 @@ describe('store durability (child processes)', function () {
       const c = runChild(child, [dir, `r${round}`, '0', '7']);
       // Let it get some appends (and maybe a compaction) done, then kill it mid-flight.
       const target = 3 + Math.floor(Math.random() * 25);
-      const deadline = Date.now() + 20_000;
+      // A liveness bound, not a timing check: generous, because a loaded machine starts node slowly.
+      const deadline = Date.now() + 60_000;
       while (c.ids.length < target && Date.now() < deadline) await new Promise(r => setTimeout(r, 2));
       await new Promise(r => setTimeout(r, Math.random() * 15));
       c.kill();
