@@ -10,6 +10,7 @@ import { toWorkspaceRelative } from './core/scope';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
 import { memoryTitle } from './core/types';
 import { MemoryStore } from './store/memoryStore';
+import { readableReplay, replayTrace } from './cliReplay';
 
 const USAGE = `engram — episodic memory for coding agents (headless)
 
@@ -28,6 +29,10 @@ commands:
   show ID [--json]                      one memory with its trust and event history
   forget ID [--reason TEXT]             delete a memory (and its index entries)
   feedback ID prevented|still_failed [--reason TEXT]
+  replay TRACE.jsonl [--json] [--workspace NAME]
+                                        run a capture trace (JSON lines: open, change, save, close, disk,
+                                        diagnostics, command, branch, end) through live capture's code and
+                                        store the episodes and lessons it produces
 
 options:
   --store DIR    memory folder (default: $ENGRAM_STORE_DIR)
@@ -88,7 +93,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const dir = str(args, 'store') ?? process.env.ENGRAM_STORE_DIR;
   if (!dir) { io.err('engram: --store DIR is required (or set ENGRAM_STORE_DIR)\n'); return 2; }
   const json = args.flags.has('json');
-  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true };
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
 
   // Reading commands never create a store where there is none; writing ones may.
@@ -104,6 +109,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
+      case 'replay': {
+        const file = need(rest[0], 'replay needs a trace file (JSON lines)');
+        const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });
+        io.out(json ? JSON.stringify(report) + '\n' : readableReplay(report));
+        return 0;
+      }
       case 'forget': {
         const id = need(rest[0], 'forget needs a memory id');
         await store.forget(id, str(args, 'reason') ?? 'forgotten from the command line');

@@ -4,17 +4,10 @@
 // summary later; these stay the fallback. Masking is the caller's job (before anything is written).
 import type { Episode, Lesson, Owner, Outcome } from './types';
 import type { TrackedEpisode } from './episodeTracker';
+import type { FileDiff } from './capture/diff';
+import { fixEvidence, type FixEvidence } from './capture/fixEvidence';
 
-export interface FileDiff {
-  file: string;
-  /** Small unified-style diff (bounded). */
-  diff: string;
-  added: number;
-  removed: number;
-  /** First changed lines, for one-line descriptions. */
-  firstRemoved?: string;
-  firstAdded?: string;
-}
+export type { FileDiff } from './capture/diff';
 
 export interface EpisodeMaterial {
   tracked: TrackedEpisode;
@@ -65,16 +58,6 @@ function changedFiles(diffs: FileDiff[]): string {
   return diffs.map(d => `${d.file} (+${d.added} −${d.removed})`).join(', ');
 }
 
-function lineChange(d: FileDiff | undefined): string {
-  if (!d) return '';
-  const before = d.firstRemoved !== undefined ? `\`${clip(d.firstRemoved.trim(), 120)}\`` : undefined;
-  const after = d.firstAdded !== undefined ? `\`${clip(d.firstAdded.trim(), 120)}\`` : undefined;
-  if (before && after) return `${before} → ${after}`;
-  if (after) return `added ${after}`;
-  if (before) return `removed ${before}`;
-  return '';
-}
-
 export function summaryTemplate(m: EpisodeMaterial): string {
   const t = m.tracked;
   const took = describeDuration((t.endedAt ?? m.now) - t.startedAt);
@@ -94,43 +77,53 @@ export function summaryTemplate(m: EpisodeMaterial): string {
   }
 }
 
-/** Root cause and fix approach from what changed. Deterministic; says only what was observed. */
-export function lessonTemplate(m: EpisodeMaterial): { rootCause: string; fixApproach: string } {
-  const t = m.tracked;
+function capitalise(s: string): string {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** The error in one clause: "`python app.py` failed with "…"" or "TS2307 at src/a.ts:3 ("…")". */
+function errorClause(t: TrackedEpisode): string {
   const msg = clip(firstLine(t.error?.message), 200) || 'the error';
-  const main = (t.file ? m.diffs.find(d => d.file === t.file) : undefined) ?? m.diffs[0];
-  const change = lineChange(main);
-  const others = m.diffs.filter(d => d !== main).map(d => d.file);
-  const also = others.length ? ` (also changed ${others.join(', ')})` : '';
-  if (t.outcome !== 'success') {
-    const tried = m.diffs.length ? `Tried changing ${changedFiles(m.diffs)}` : 'No change was recorded';
-    return {
-      rootCause: t.note ? `Not resolved: ${t.note}` : `Not resolved: "${msg}" remained (${t.resolution ?? t.outcome}).`,
-      fixApproach: `${tried}; this did not fix it.`,
-    };
-  }
-  if (t.source === 'terminal') {
-    const cmd = t.command?.line ?? '?';
-    const passing = t.fixedBy && t.fixedBy.line.trim() !== cmd.trim() ? ` (passing run: \`${t.fixedBy.line}\`)` : '';
-    // Files touched without a diff (created/deleted outside an editor) still say where the fix was.
-    const touched = t.files.length ? t.files.slice(0, 5).join(', ') : '';
-    return {
-      rootCause: main
-        ? `\`${cmd}\` failed with "${msg}" because of code in ${main.file}${change ? ` that was changed: ${change}` : ''}${also}.`
-        : touched
-          ? `\`${cmd}\` failed with "${msg}"; it passed after changes to ${touched}.`
-          : `\`${cmd}\` failed with "${msg}"; it passed again with no file change recorded (an external cause such as the environment or input).`,
-      fixApproach: main
-        ? `Changed ${changedFiles(m.diffs)}${change ? `: ${change}` : ''}, then re-ran \`${cmd}\`${passing}.`
-        : touched ? `Changed ${touched}, then re-ran \`${cmd}\`${passing}.` : `Re-ran \`${cmd}\`${passing}.`,
-    };
-  }
+  if (t.source === 'terminal') return `\`${t.command?.line ?? '?'}\` failed with "${msg}"`;
   const where = t.file ? `${t.file}${t.error?.line !== undefined ? `:${t.error.line + 1}` : ''}` : 'the file';
+  return `${t.error?.code ? `${t.error.code} ` : ''}"${msg}" at ${where}`;
+}
+
+export interface LessonText {
+  rootCause: string;
+  fixApproach: string;
+  evidence: FixEvidence;
+}
+
+/**
+ * Root cause and fix approach from what was observed (fixEvidence): the commands that fixed it and the
+ * hunks that matter. Deterministic and never false: where the why is unknown it says what was seen; a
+ * file is named only when it really changed. Nothing observed → an unexplained lesson.
+ */
+export function lessonTemplate(m: EpisodeMaterial): LessonText {
+  const t = m.tracked;
+  const ev = fixEvidence(t, m.diffs);
+  const error = errorClause(t);
+  if (t.outcome !== 'success') {
+    const tried = ev.actions.length ? `Tried: ${ev.actions.join('; ')}` : 'No change was recorded';
+    return {
+      rootCause: t.note ? `Not resolved: ${t.note}` : `Not resolved: ${error} remained (${t.resolution ?? t.outcome}).`,
+      fixApproach: `${tried}; this did not fix it.`,
+      evidence: ev,
+    };
+  }
+  const passed = t.source === 'terminal' ? `, then \`${t.fixedBy?.line ?? t.command?.line ?? '?'}\` passed` : '';
+  if (!ev.explained) {
+    return {
+      rootCause: `${capitalise(error)}; it cleared with no edit or command observed (fixed outside the editor, or by a change elsewhere).`,
+      fixApproach: `Unexplained: no fix was observed${passed ? ` before \`${t.fixedBy?.line ?? t.command?.line}\` passed` : ''}.`,
+      evidence: ev,
+    };
+  }
   return {
-    rootCause: main
-      ? `${t.error?.code ?? 'The error'} at ${where} came from code that the fix changed in ${main.file}${change ? `: ${change}` : ''}${also}.`
-      : `${t.error?.code ?? 'The error'} at ${where} went away without a recorded edit (another change, e.g. on disk or a dependency).`,
-    fixApproach: main ? `Edit ${main.file}${change ? `: ${change}` : ''}${also}.` : 'No edit recorded; the error cleared after related changes.',
+    rootCause: `${capitalise(error)}; it cleared after Engram saw: ${ev.actions.join('; ')}.`,
+    fixApproach: `${capitalise(ev.actions.join('; '))}${passed}.`,
+    evidence: ev,
   };
 }
 
@@ -176,10 +169,12 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string): 
 export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string): Lesson | undefined {
   const t = m.tracked;
   if (!t.error || !t.outcome || t.outcome === 'abandoned') return undefined;
-  const { rootCause, fixApproach } = lessonTemplate(m);
+  const { rootCause, fixApproach, evidence: ev } = lessonTemplate(m);
+  const unexplained = t.outcome === 'success' && !ev.explained;
   return {
     id, kind: 'lesson', owner: m.owner, createdAt: m.now, updatedAt: m.now, accessCount: 0,
-    importance: IMPORTANCE[t.outcome], source: 'captured', tags: tagsOf(t), scope: m.scope,
+    // An unexplained lesson is kept (the error happened and cleared) but ranks low and never climbs.
+    importance: unexplained ? 0.1 : IMPORTANCE[t.outcome], source: 'captured', tags: unexplained ? [...tagsOf(t), 'unexplained'] : tagsOf(t), scope: m.scope,
     confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
     errorSignature: t.error.key,
     errorText: clip(t.error.message.trim(), 2000),
@@ -188,5 +183,10 @@ export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string): L
     rootCause, fixApproach,
     evidence: [episode.id],
     outcome: t.outcome,
+    author: 'template',
+    ...(ev.change ? { change: ev.change } : {}),
+    ...(ev.commands.length ? { commands: ev.commands } : {}),
+    ...(ev.fixKey ? { fixKey: ev.fixKey } : {}),
+    ...(unexplained ? { unexplained: true } : {}),
   };
 }

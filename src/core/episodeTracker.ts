@@ -3,6 +3,7 @@
 // and each call costs O(errors of the changed file + open episodes). Adapters feed it plain data and act
 // on the effects it returns.
 import type { EpisodeStep, Outcome } from './types';
+import { commandConcerns } from './capture/fixEvidence';
 
 export interface ErrorInfo {
   /** Normalised signature key (core/signature.ts). */
@@ -233,7 +234,11 @@ export class EpisodeTracker {
 
     for (const ep of this.episodes.values()) {
       if (ep === own) continue;
-      this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: undefined, at: now, detail: cmd.line });
+      // A command is a step of the episodes it concerns (all open terminal attempts; an editor error only
+      // when it names its module or file, or installs for a missing one), never of every open episode.
+      if (commandConcerns(ep, cmd.line)) {
+        this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: undefined, at: now, detail: cmd.line });
+      }
       ep.lastActivity = now;
     }
 

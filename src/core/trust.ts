@@ -142,6 +142,8 @@ export function differentContext(m: Memory, ctx: PromotionContext): string | und
  */
 export function evaluatePromotion(m: Memory, ctx: PromotionContext): Transition | undefined {
   if (m.kind !== 'lesson' || m.deleted || m.quarantined) return undefined;
+  // An unexplained lesson says nothing to follow: it never climbs.
+  if (m.unexplained) return undefined;
   if (m.maturity === 'observation') {
     if (m.evidence.length < PATTERN_MIN_EVIDENCE) return undefined;
     if (ctx.outcome === 'still_failed') return undefined;
@@ -214,6 +216,11 @@ export const SAME_FIX_MIN_SIMILARITY = 0.5;
 /** Same normalised signature fixed the same way: the second one is evidence on the first, not a copy. */
 export function isDuplicateLesson(a: Lesson, b: Lesson): boolean {
   if (!a.errorSignature || a.errorSignature !== b.errorSignature) return false;
+  // Nothing explains an unexplained lesson: it cannot be "fixed the same way" as anything.
+  if (a.unexplained || b.unexplained) return false;
+  // Captured lessons know what fixed them (the same commands or the same changed lines): merge only on
+  // that, never on shared template words ("Edit …", "the error is gone").
+  if (a.fixKey || b.fixKey) return a.fixKey === b.fixKey;
   const fa = (a.fixApproach || '').trim();
   const fb = (b.fixApproach || '').trim();
   if (!fa || !fb) return !fa && !fb;

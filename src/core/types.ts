@@ -99,7 +99,20 @@ export interface Lesson extends MemoryBase {
   outcome?: Outcome;
   /** Per-workspace outcome tallies, so disagreeing projects are never averaged. */
   perWorkspace?: Record<string, { prevented: number; stillFailed: number }>;
+  /** The hunks of the fix that matter (bounded, masked unified diff), most important first. */
+  change?: string;
+  /** Commands that ran successfully between the failure and the fix and plausibly fixed it. */
+  commands?: string[];
+  /** Who wrote rootCause/fixApproach: Engram's template, a language model, an agent or the user. */
+  author?: LessonAuthor;
+  /** Identity of the fix (same commands or same changed lines): lessons merge only when it matches. */
+  fixKey?: string;
+  /** The error cleared with nothing observed that explains it: low importance, never merged or promoted. */
+  unexplained?: boolean;
 }
+
+export type LessonAuthor = 'template' | 'model' | 'agent' | 'user';
+export const LESSON_AUTHORS: readonly LessonAuthor[] = ['template', 'model', 'agent', 'user'];
 
 export interface Fact extends MemoryBase {
   kind: 'fact';

@@ -13,7 +13,7 @@ import { onConfigChange, readConfig, type EngramConfig } from '../config';
 import { formatError } from '../errors';
 import type { Services } from '../services';
 import { watchDiagnostics } from './diagnostics';
-import { excerptAround } from './diffs';
+import { excerptAround } from '../../core/capture/diff';
 import { ProactiveRecall, TextBaselines, watchEditors } from './editors';
 import { Finalizer } from './finalize';
 import { summarizeWithModel } from './lmSummary';

@@ -20,14 +20,15 @@ export interface EditorSink {
 
 /** Text of each file when it first mattered to an episode: at the episode's start, or when it appeared. */
 export class TextBaselines {
-  private readonly byEpisode = new Map<string, Map<string, string>>();
+  /** Per episode: file → text when it first mattered; null = the file did not exist yet (created since). */
+  private readonly byEpisode = new Map<string, Map<string, string | null>>();
   /** One copy of a document's text per version, shared by the episodes open at the same time. */
   private readonly texts = new Map<string, { version: number; text: string }>();
 
   constructor(private readonly relativeIfCaptured: (uri: vscode.Uri) => string | undefined) {}
 
   begin(episodeId: string): void {
-    const map = new Map<string, string>();
+    const map = new Map<string, string | null>();
     this.byEpisode.set(episodeId, map);
     for (const doc of vscode.workspace.textDocuments) this.add(map, doc);
   }
@@ -38,15 +39,15 @@ export class TextBaselines {
   }
 
   noteCreated(file: string): void {
-    for (const map of this.byEpisode.values()) if (!map.has(file) && map.size < MAX_BASELINE_FILES) map.set(file, '');
+    for (const map of this.byEpisode.values()) if (!map.has(file) && map.size < MAX_BASELINE_FILES) map.set(file, null);
   }
 
   /** Removes and returns the episode's baselines, with the current text of the open ones among `files`. */
-  end(episodeId: string, files: readonly string[]): { before: Map<string, string>; after: Map<string, string> } {
-    const all = this.byEpisode.get(episodeId) ?? new Map<string, string>();
+  end(episodeId: string, files: readonly string[]): { before: Map<string, string | null>; after: Map<string, string> } {
+    const all = this.byEpisode.get(episodeId) ?? new Map<string, string | null>();
     this.byEpisode.delete(episodeId);
     if (!this.byEpisode.size) this.texts.clear();
-    const before = new Map<string, string>();
+    const before = new Map<string, string | null>();
     const after = new Map<string, string>();
     const wanted = new Set(files);
     for (const [f, t] of all) if (wanted.has(f)) before.set(f, t);
@@ -57,7 +58,7 @@ export class TextBaselines {
     return { before, after };
   }
 
-  private add(map: Map<string, string>, doc: vscode.TextDocument): void {
+  private add(map: Map<string, string | null>, doc: vscode.TextDocument): void {
     if (doc.isClosed || map.size >= MAX_BASELINE_FILES) return;
     const rel = this.relativeIfCaptured(doc.uri);
     if (!rel || map.has(rel)) return;

@@ -3,22 +3,20 @@
 // masking runs before anything is written. When the disk refuses a write, the job stays queued (nothing
 // is lost) and capture pauses with a clear message until the user resumes.
 import type * as vscode from 'vscode';
-import { buildEpisode, buildLesson, summaryTemplate, type EpisodeMaterial, type FileDiff } from '../../core/episodeSummary';
+import { summaryTemplate } from '../../core/episodeSummary';
+import { episodeMaterial, episodeMemories } from '../../core/capture/episodeMemories';
 import type { TrackedEpisode } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
-import { maskDeep, maskSecrets } from '../../core/mask';
-import { narrowestGlobs } from '../../core/scope';
+import { maskSecrets } from '../../core/mask';
 import type { FeedbackOutcome, Logger, Owner } from '../../core/types';
 import type { MemoryStore } from '../../store/index';
-import { excerptAround, firstChangedLine, lineDiff } from './diffs';
 
 const BACKGROUND_DELAY_MS = 300;
-const MAX_DIFF_FILES = 12;
 
 export interface FinalizeJob {
   tracked?: TrackedEpisode;
-  /** Text of the touched files when the episode began, and at its end (open documents only). */
-  before?: Map<string, string>;
+  /** Text of the touched files when the episode began (null: created since), and at its end (open documents only). */
+  before?: Map<string, string | null>;
   after?: Map<string, string>;
   /** Where to read a touched file from disk when it was not open at the end. */
   uris?: Map<string, vscode.Uri>;
@@ -144,57 +142,32 @@ export class Finalizer implements vscode.Disposable {
 
   private async build(job: FinalizeJob) {
     const t = job.tracked!;
-    const before = job.before ?? new Map<string, string>();
-    const after = new Map(job.after ?? []);
-    const diffs: FileDiff[] = [];
+    const before = job.before ?? new Map<string, string | null>();
+    const after = new Map<string, string | null>(job.after ?? []);
     for (const file of t.files) {
-      if (diffs.length >= MAX_DIFF_FILES) break;
-      const old = before.get(file);
-      if (old === undefined) continue;
-      let now = after.get(file);
-      if (now === undefined) {
-        now = await this.readText(job.uris?.get(file));
-        if (now === undefined) continue;
-        after.set(file, now);
-      }
-      const d = lineDiff(file, old, now);
-      if (d) diffs.push(d);
+      if (!before.has(file) || after.has(file)) continue;
+      const now = await this.readText(job.uris?.get(file));
+      if (now !== undefined) after.set(file, now);
     }
-    let codeAfter: string | undefined;
-    if (t.file && t.outcome === 'success') {
-      const old = before.get(t.file);
-      const now = after.get(t.file);
-      if (now !== undefined) {
-        const line = (old !== undefined ? firstChangedLine(old, now) : undefined) ?? t.error?.line ?? 0;
-        codeAfter = excerptAround(now, line);
-      }
-    }
-    const touched = t.files.length ? t.files : [];
-    const material: EpisodeMaterial = {
-      tracked: t, diffs, codeBefore: job.codeBefore, codeAfter,
-      scope: narrowestGlobs(touched), domain: job.domain ?? 'unknown', owner: this.deps.owner(), now: Date.now(),
-    };
-    // Mask first: neither the store nor a language model ever sees a secret.
-    const masked = maskDeep(material);
+    const masked = episodeMaterial({ tracked: t, before, after, codeBefore: job.codeBefore, domain: job.domain ?? 'unknown' }, this.deps.owner(), Date.now());
     let summary: string | undefined;
     if (this.deps.useLanguageModel()) {
       const text = [summaryTemplate(masked), ...masked.diffs.map(d => d.diff)].join('\n\n');
       summary = await this.deps.summarize(maskSecrets(text));
       if (summary) summary = maskSecrets(summary);
     }
-    const episode = maskDeep(buildEpisode(masked, job.episodeId!, summary));
-    const lessonRaw = buildLesson(masked, episode, job.lessonId!);
-    return { episode, lesson: lessonRaw ? maskDeep(lessonRaw) : undefined };
+    return episodeMemories(masked, { episode: job.episodeId!, lesson: job.lessonId! }, summary);
   }
 
-  private async readText(uri: vscode.Uri | undefined): Promise<string | undefined> {
+  /** The file's text now; null when it is gone (the diff shows the deletion); undefined when unknown. */
+  private async readText(uri: vscode.Uri | undefined): Promise<string | null | undefined> {
     if (!uri) return undefined;
     try {
       const bytes = await this.deps.readFile(uri);
       if (bytes.length > 512 * 1024) return undefined;
       return new TextDecoder().decode(bytes);
     } catch {
-      return ''; // deleted since: the diff shows the removal
+      return null;
     }
   }
 

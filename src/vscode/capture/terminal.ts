@@ -2,9 +2,10 @@
 // from VS Code, the output from execution.read() (size-capped, ANSI stripped). Without shell
 // integration nothing is guessed: the limitation is reported once and nothing is captured.
 import * as vscode from 'vscode';
-import type { CommandInfo, ErrorInfo } from '../../core/episodeTracker';
-import { primaryError } from '../../core/extract';
-import { normaliseSignature } from '../../core/signature';
+import type { CommandInfo } from '../../core/episodeTracker';
+
+export { errorFromOutput } from '../../core/capture/commandErrors';
+import { errorFromOutput } from '../../core/capture/commandErrors';
 import { boundText, sanitizeText } from '../../core/text';
 import type { Logger } from '../../core/types';
 
@@ -44,20 +45,6 @@ class BoundedBuffer {
   text(): string {
     return this.dropped ? `${this.head}\n…[${this.dropped} characters omitted]…\n${this.tail}` : this.head + this.tail;
   }
-}
-
-/** Error info for a failed run: the extracted root error, or the exit code and last output line. */
-export function errorFromOutput(output: string, exitCode: number | undefined, command: string): ErrorInfo | undefined {
-  if (exitCode === undefined || exitCode === 0) return undefined;
-  const found = primaryError(output);
-  if (found) {
-    const sig = normaliseSignature(found.message, found.tool, found.code);
-    return { key: sig.key, family: sig.family, message: found.message, code: found.code ?? sig.code, tool: found.tool, line: found.line };
-  }
-  const last = output.split('\n').map(l => l.trim()).filter(Boolean).pop() ?? '';
-  const message = `${command.split(/\s+/)[0]} exited with code ${exitCode}${last ? `: ${last}` : ''}`;
-  const sig = normaliseSignature(message, 'shell');
-  return { key: sig.key, family: sig.family, message, code: sig.code, tool: 'shell' };
 }
 
 export function watchTerminals(sink: TerminalSink): vscode.Disposable {

@@ -1,0 +1,93 @@
+// `engram replay TRACE.jsonl`: runs a capture trace through the code live capture runs (tracker,
+// diagnostics book, command extraction, baselines, lesson writer, masking, the store's merge rules)
+// with the trace's clock, stores what it produces and reports it.
+import * as fs from 'fs';
+import { CapturePipeline } from './core/capture/capturePipeline';
+import { episodeMaterial, episodeMemories } from './core/capture/episodeMemories';
+import { TRACE_EVENT_TYPES, type TraceEvent } from './core/capture/trace';
+import { newId } from './core/ids';
+import type { Lesson, Owner } from './core/types';
+import type { MemoryStore } from './store/memoryStore';
+
+const MAX_TRACE_BYTES = 64 * 1024 * 1024;
+
+/** One line → a TraceEvent, or the reason it is not one (never echoing the line: it may hold secrets). */
+export function parseTraceLine(line: string): TraceEvent | string {
+  let o: unknown;
+  try { o = JSON.parse(line); } catch { return 'not valid JSON'; }
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return 'not a JSON object';
+  const e = o as Record<string, unknown>;
+  if (typeof e.t !== 'number' || !Number.isFinite(e.t) || e.t < 0) return '"t" must be a non-negative number';
+  if (!TRACE_EVENT_TYPES.includes(e.type as typeof TRACE_EVENT_TYPES[number])) return `"type" must be one of ${TRACE_EVENT_TYPES.join(', ')}`;
+  const needFile = e.type !== 'command' && e.type !== 'branch' && e.type !== 'end';
+  if (needFile && (typeof e.file !== 'string' || !e.file)) return `a ${String(e.type)} event needs "file"`;
+  if ((e.type === 'open' || e.type === 'change') && typeof e.text !== 'string') return `a ${e.type} event needs "text"`;
+  if (e.type === 'disk' && e.text !== null && typeof e.text !== 'string') return 'a disk event needs "text" (a string, or null for a deletion)';
+  if (e.type === 'diagnostics') {
+    if (!Array.isArray(e.items)) return 'a diagnostics event needs "items"';
+    for (const d of e.items as unknown[]) {
+      const x = d as Record<string, unknown>;
+      if (!x || typeof x.message !== 'string' || typeof x.line !== 'number') return 'each diagnostic needs "message" and "line"';
+      if (x.severity !== undefined && !['error', 'warning', 'information', 'hint'].includes(x.severity as string)) return 'a diagnostic "severity" is error, warning, information or hint';
+      if (x.code !== undefined && typeof x.code !== 'string' && typeof x.code !== 'number') return 'a diagnostic "code" is a string or a number';
+    }
+    e.items = (e.items as Record<string, unknown>[]).map(x => ({ ...x, severity: x.severity ?? 'error' }));
+  }
+  if (e.type === 'command' && (typeof e.command !== 'string' || !e.command.trim())) return 'a command event needs "command"';
+  if (e.type === 'command' && e.exitCode !== undefined && typeof e.exitCode !== 'number') return '"exitCode" must be a number';
+  if (e.type === 'branch' && typeof e.name !== 'string') return 'a branch event needs "name"';
+  return e as unknown as TraceEvent;
+}
+
+export interface ReplayReport {
+  episodes: { id: string; outcome?: string; trigger: string; files: string[]; resolution?: string; errorSignature?: string; summary: string }[];
+  lessons: Pick<Lesson, 'id' | 'errorSignature' | 'errorText' | 'rootCause' | 'fixApproach' | 'change' | 'commands' | 'scope' | 'maturity' | 'source' | 'evidence' | 'author' | 'unexplained'>[];
+  open: number;
+  warnings: string[];
+}
+
+export async function replayTrace(store: MemoryStore, file: string, owner: Owner): Promise<ReplayReport> {
+  const size = fs.statSync(file).size;
+  if (size > MAX_TRACE_BYTES) throw new Error(`${file} is ${size} bytes; a trace may be at most ${MAX_TRACE_BYTES}`);
+  const pipeline = new CapturePipeline();
+  const warnings: string[] = [];
+  let last = -1;
+  let ended = false;
+  fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    const ev = parseTraceLine(line);
+    if (typeof ev === 'string') { warnings.push(`line ${i + 1}: ${ev}; skipped`); return; }
+    if (ev.t < last) warnings.push(`line ${i + 1}: "t" went back in time (${ev.t} < ${last}); replayed at ${last}`);
+    last = Math.max(last, ev.t);
+    pipeline.handle(ev);
+    if (ev.type === 'end') ended = true;
+  });
+  if (!ended) pipeline.finish();
+  const report: ReplayReport = { episodes: [], lessons: [], open: pipeline.openEpisodes().length, warnings };
+  const seen = new Set<string>();
+  for (const e of pipeline.ended) {
+    const masked = episodeMaterial(e, owner, e.tracked.endedAt ?? Date.now());
+    const { episode, lesson } = episodeMemories(masked, { episode: e.tracked.id, lesson: newId('lesson') });
+    await store.record(episode);
+    report.episodes.push({ id: episode.id, outcome: episode.outcome, trigger: episode.trigger, files: episode.files, resolution: episode.resolution, errorSignature: episode.errorSignature, summary: episode.summary });
+    if (!lesson) continue;
+    const stored = await store.record(lesson);
+    if (stored.kind !== 'lesson' || seen.has(stored.id)) continue;
+    seen.add(stored.id);
+    const { id, errorSignature, errorText, rootCause, fixApproach, change, commands, scope, maturity, source, evidence, author, unexplained } = stored;
+    report.lessons.push({ id, errorSignature, errorText, rootCause, fixApproach, change, commands, scope, maturity, source, evidence, author, unexplained });
+  }
+  // A lesson merged into an earlier one reports the merged state (its evidence grew).
+  report.lessons = report.lessons.map(l => { const s = store.get(l.id); return s?.kind === 'lesson' ? { ...l, evidence: s.evidence, maturity: s.maturity } : l; });
+  return report;
+}
+
+export function readableReplay(r: ReplayReport): string {
+  const lines = [`${r.episodes.length} episode(s), ${r.lessons.length} lesson(s)${r.open ? `, ${r.open} still open at the end` : ''}`];
+  for (const l of r.lessons) {
+    lines.push('', `lesson ${l.id} (${l.maturity}${l.unexplained ? ', unexplained' : ''}, evidence ${l.evidence.length})`, `  error: ${l.errorText.split('\n')[0]}`, `  cause: ${l.rootCause}`, `  fix:   ${l.fixApproach}`);
+    if (l.commands?.length) lines.push(`  commands: ${l.commands.join(' ; ')}`);
+  }
+  for (const w of r.warnings) lines.push(`warning: ${w}`);
+  return lines.join('\n') + '\n';
+}

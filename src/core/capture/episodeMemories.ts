@@ -1,0 +1,59 @@
+// An ended episode → the Episode and Lesson memories, masked. One function for live capture (the
+// Finalizer, after it has read the files' end texts) and for replay, so both write the same lessons.
+import type { TrackedEpisode } from '../episodeTracker';
+import { buildEpisode, buildLesson, type EpisodeMaterial } from '../episodeSummary';
+import { maskDeep } from '../mask';
+import { narrowestGlobs } from '../scope';
+import type { Episode, Lesson, Owner } from '../types';
+import { diffsOf, excerptAround, firstChangedLine } from './diff';
+
+const MAX_DIFF_FILES = 12;
+
+export interface EndedEpisode {
+  tracked: TrackedEpisode;
+  /** Text of the touched files when they first mattered to the episode; null = did not exist yet. */
+  before: ReadonlyMap<string, string | null>;
+  /** Their text at the end; null = deleted. A file missing from either map is not diffed. */
+  after: ReadonlyMap<string, string | null>;
+  /** The code around the error when the episode opened. */
+  codeBefore?: string;
+  /** e.g. "typescript", "terminal:node". */
+  domain: string;
+}
+
+/** Diffs, excerpts and scope of an ended episode, masked: neither the store nor a model sees a secret. */
+export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): EpisodeMaterial {
+  const t = e.tracked;
+  const diffs = diffsOf(t.files, e.before, e.after, MAX_DIFF_FILES);
+  let codeAfter: string | undefined;
+  if (t.file && t.outcome === 'success') {
+    const old = e.before.get(t.file) ?? undefined;
+    const now = e.after.get(t.file) ?? undefined;
+    if (now !== undefined) {
+      const line = (old !== undefined ? firstChangedLine(old, now) : undefined) ?? t.error?.line ?? 0;
+      codeAfter = excerptAround(now, line);
+    }
+  }
+  return maskDeep({
+    tracked: t, diffs, codeBefore: e.codeBefore, codeAfter,
+    scope: narrowestGlobs(t.files), domain: e.domain, owner, now,
+  });
+}
+
+/** The memories of a masked material; `summary` (a model's, already masked) replaces the template's. */
+export function episodeMemories(masked: EpisodeMaterial, ids: { episode: string; lesson: string }, summary?: string): { episode: Episode; lesson?: Lesson } {
+  const episode = maskDeep(buildEpisode(masked, ids.episode, summary));
+  const lesson = buildLesson(masked, episode, ids.lesson);
+  return { episode, lesson: lesson ? maskDeep(lesson) : undefined };
+}
+
+/** Language of a file for the episode's domain, as VS Code names it (replay has no editor to ask). */
+export function languageOf(file: string): string {
+  const ext = /\.([^./]+)$/.exec(file)?.[1]?.toLowerCase() ?? '';
+  return ({
+    ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'typescriptreact', js: 'javascript', mjs: 'javascript', cjs: 'javascript',
+    jsx: 'javascriptreact', py: 'python', rs: 'rust', go: 'go', java: 'java', c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', hpp: 'cpp',
+    json: 'json', jsonc: 'jsonc', rb: 'ruby', php: 'php', cs: 'csharp', kt: 'kotlin', swift: 'swift', sh: 'shellscript',
+    yaml: 'yaml', yml: 'yaml', toml: 'toml', md: 'markdown', vue: 'vue', svelte: 'svelte',
+  } as Record<string, string>)[ext] ?? 'plaintext';
+}
