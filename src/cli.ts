@@ -180,7 +180,12 @@ function resultJson(r: RecallResult) {
     maturity: m.maturity, confidence: round(mean(m.confidence)),
   };
   switch (m.kind) {
-    case 'lesson': return { ...base, rootCause: m.rootCause, fixApproach: m.fixApproach, errorText: m.errorText, errorSignature: m.errorSignature, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
+    case 'lesson': return {
+      ...base, rootCause: m.rootCause, fixApproach: m.fixApproach, errorText: m.errorText, errorSignature: m.errorSignature,
+      ...(m.commands?.length ? { commands: m.commands } : {}), ...(m.change ? { change: m.change } : {}),
+      ...(m.author ? { author: m.author } : {}), ...(m.unexplained ? { unexplained: true } : {}),
+      ...(m.flagged?.length ? { flagged: m.flagged } : {}),
+    };
     case 'episode': return { ...base, summary: m.summary, outcome: m.outcome, resolution: m.resolution, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
     case 'fact': return { ...base, content: m.content, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
     case 'rule': return { ...base, instruction: m.instruction, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };

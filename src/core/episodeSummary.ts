@@ -138,7 +138,8 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string): 
   const t = m.tracked;
   const outcome: Outcome = t.outcome ?? 'abandoned';
   const endedAt = t.endedAt ?? m.now;
-  const lessons = outcome === 'success' || outcome === 'failure' || outcome === 'partial' ? [lessonTemplate(m).fixApproach] : [];
+  const text = outcome === 'success' || outcome === 'failure' || outcome === 'partial' ? lessonTemplate(m) : undefined;
+  const lessons = text ? [text.fixApproach] : [];
   const ep: Episode = {
     id, kind: 'episode', owner: m.owner, createdAt: m.now, updatedAt: m.now, accessCount: 0,
     importance: IMPORTANCE[outcome], source: 'captured', tags: tagsOf(t), scope: m.scope,
@@ -160,6 +161,10 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string): 
     summary: summary ?? summaryTemplate(m),
     errorSignature: t.error?.key,
   };
+  if (text && outcome === 'success' && text.evidence.explained) {
+    ep.fixAction = text.fixApproach;
+    if (text.evidence.fixKey) ep.fixKey = text.evidence.fixKey;
+  }
   if (m.codeBefore !== undefined) ep.codeBefore = m.codeBefore;
   if (m.codeAfter !== undefined) ep.codeAfter = m.codeAfter;
   return ep;

@@ -61,13 +61,15 @@ export function episodeFamily(e: Episode): string {
 const familyCache = new Map<string, string>();
 
 function causeText(e: Episode): string {
-  return [...e.lessonsLearned, e.resolution ?? ''].filter(Boolean).join('. ');
+  return e.lessonsLearned.filter(Boolean).join('. ');
 }
 
+/**
+ * What fixed the episode, as observed (its fixAction: the commands run, the hunks changed). Never the
+ * resolution ("the error is gone", "`cmd` passed") and never the re-run: those say nothing to do.
+ */
 function actionOf(e: Episode): string | undefined {
-  if (e.resolution?.trim()) return e.resolution.trim();
-  const effective = e.steps.filter(s => s.wasEffective);
-  return effective.length ? effective[effective.length - 1].action.trim() : undefined;
+  return e.fixAction?.trim() || undefined;
 }
 
 function normal(s: string): string { return s.toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '').trim(); }
@@ -104,9 +106,18 @@ export function extractPatterns(episodes: Episode[], minGroup = 3): PatternCandi
     const [domain, family] = g.split('|');
     // Greedy clustering in time order against each cluster's first cause: stable and explainable.
     const clusters: { seed: Set<string>; members: Episode[] }[] = [];
+    // Episodes that were fixed the same way (same commands, same kind of change) group by that fix;
+    // the others by the words of their cause.
+    const byFix = new Map<string, { seed: Set<string>; members: Episode[] }>();
     for (const e of list) {
+      if (e.fixKey) {
+        const c = byFix.get(e.fixKey);
+        if (c) c.members.push(e);
+        else { const nc = { seed: new Set<string>(), members: [e] }; byFix.set(e.fixKey, nc); clusters.push(nc); }
+        continue;
+      }
       const w = words(causeText(e));
-      const home = clusters.find(c => jaccard(c.seed, w) >= SAME_CAUSE_MIN_SIMILARITY);
+      const home = clusters.find(c => c.seed.size && jaccard(c.seed, w) >= SAME_CAUSE_MIN_SIMILARITY);
       if (home) home.members.push(e); else clusters.push({ seed: w, members: [e] });
     }
     for (const c of clusters) {

@@ -78,6 +78,15 @@ export interface Episode extends MemoryBase {
   errorSignature?: string; // normalised key of the triggering error
   codeBefore?: string; // masked excerpt around the error when it opened
   codeAfter?: string; // masked excerpt at the fix
+  /** What fixed it, in words, when something was observed (the lesson's fixApproach); never the resolution boilerplate. */
+  fixAction?: string;
+  /** Identity of that fix (same commands or same changed lines), for grouping episodes into patterns. */
+  fixKey?: string;
+}
+
+/** The fix an episode can honestly show: what was observed to fix it, only for a success. */
+export function episodeFix(e: Episode): string | undefined {
+  return e.outcome === 'success' ? e.fixAction : undefined;
 }
 
 export interface Lesson extends MemoryBase {

@@ -3,6 +3,7 @@
 // a memory cannot become a link, an image, HTML or a command.
 import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../core/types';
+import { episodeFix } from '../core/types';
 import { confidenceOf, flagReasons } from './chat/prompt';
 import { DiagnosticRecall } from './diagnosticRecall';
 import { commandUri, escapeInline, percent } from './markdown';
@@ -71,7 +72,7 @@ function renderMemory(m: Memory): string {
       break;
     case 'episode':
       lines.push(`${label(vscode.l10n.t('Last time'))} ${escapeInline(m.summary || m.trigger, 300)}`);
-      if (m.resolution) lines.push(`${label(vscode.l10n.t('Fix'))} ${escapeInline(m.resolution, 300)}`);
+      if (episodeFix(m)) lines.push(`${label(vscode.l10n.t('Fix'))} ${escapeInline(episodeFix(m)!, 300)}`);
       break;
   }
   if (flagReasons(m).length) lines.push(`$(warning) ${escapeInline(vscode.l10n.t('Flagged: this memory contains text that looks like instructions.'))}`);

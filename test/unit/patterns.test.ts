@@ -6,13 +6,15 @@ const T0 = Date.UTC(2026, 3, 1);
 const MODULE_SIG = "tsc:TS2307:cannot find module <str> or its corresponding type declarations";
 const ASSIGN_SIG = 'tsc:TS2322:type <str> is not assignable to type <str>';
 
-function ep(id: string, over: { sig?: string; lessons?: string[]; resolution?: string; outcome?: Outcome; steps?: EpisodeStep[]; files?: string[]; domain?: string; at?: number }): Episode {
+/** `resolution` here is what fixed it (the captured episode's fixAction); `fixKey` its identity. */
+function ep(id: string, over: { sig?: string; lessons?: string[]; resolution?: string; outcome?: Outcome; steps?: EpisodeStep[]; files?: string[]; domain?: string; at?: number; fixKey?: string; boilerplate?: string }): Episode {
   return {
     id, kind: 'episode', owner: { scope: 'workspace', workspace: 'w' }, createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5,
     source: 'captured', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
     startedAt: over.at ?? T0, trigger: 'error', domain: over.domain ?? 'typescript', steps: over.steps ?? [], toolsUsed: ['tsc'],
-    outcome: over.outcome ?? 'success', resolution: over.resolution, lessonsLearned: over.lessons ?? [],
+    outcome: over.outcome ?? 'success', resolution: over.boilerplate ?? over.resolution, lessonsLearned: over.lessons ?? [],
     files: over.files ?? ['packages/web/src/a.ts'], sourceIds: [], summary: 's', errorSignature: over.sig ?? MODULE_SIG,
+    ...(over.resolution ? { fixAction: over.resolution } : {}), ...(over.fixKey ? { fixKey: over.fixKey } : {}),
   };
 }
 
@@ -74,5 +76,23 @@ describe('patterns: extractPatterns', () => {
     assert.strictEqual(l.errorSignature, MODULE_SIG);
     assert.deepStrictEqual(l.scope, ['packages/web/src/**']);
     assert.match(l.fixApproach, /did not help: npm install/);
+  });
+
+  it('never recommends the resolution boilerplate: episodes with nothing observed give no advice', () => {
+    const eps = [1, 2, 3].map(i => ep(`b${i}`, { lessons: ['Unexplained: no fix was observed.'], boilerplate: i % 2 ? 'the error is gone' : '`python app.py` passed', at: T0 + i }));
+    assert.deepStrictEqual(extractPatterns(eps), []);
+  });
+
+  it('groups episodes by what fixed them and recommends that fix', () => {
+    const PY = 'python:ModuleNotFoundError:no module named <id>';
+    const pip = (i: number) => ep(`p${i}`, {
+      sig: PY, domain: 'terminal:python', at: T0 + i, boilerplate: '`python app.py` passed', fixKey: 'cmd:pip install requests',
+      lessons: ['Ran `pip install requests`, then `python app.py` passed.'], resolution: 'Ran `pip install requests`, then `python app.py` passed.',
+    });
+    const other = ep('o1', { sig: PY, domain: 'terminal:python', at: T0 + 9, fixKey: 'cmd:pip install numpy', lessons: ['Ran `pip install numpy`.'], resolution: 'Ran `pip install numpy`.' });
+    const [c, ...rest] = extractPatterns([pip(1), other, pip(2), pip(3)]);
+    assert.strictEqual(rest.length, 0);
+    assert.deepStrictEqual(c.evidence, ['p1', 'p2', 'p3']);
+    assert.strictEqual(c.recommendedAction, 'Ran `pip install requests`, then `python app.py` passed.');
   });
 });

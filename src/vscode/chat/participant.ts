@@ -4,7 +4,7 @@
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../../core/types';
-import { memoryTitle } from '../../core/types';
+import { episodeFix, memoryTitle } from '../../core/types';
 import { scopeMatches } from '../../core/scope';
 import { formatError } from '../errors';
 import { escapeInline } from '../markdown';
@@ -158,8 +158,8 @@ export function memoryMarkdown(r: RecallResult, n: number, stale?: string): stri
   if (m.kind === 'lesson') {
     lines.push(`${escapeInline(vscode.l10n.t('Root cause'))}\\: ${escapeInline(m.rootCause, 400)}`);
     lines.push(`${escapeInline(vscode.l10n.t('Fix'))}\\: ${escapeInline(m.fixApproach, 400)}`);
-  } else if (m.kind === 'episode' && m.resolution) {
-    lines.push(`${escapeInline(vscode.l10n.t('Fix'))}\\: ${escapeInline(m.resolution, 400)}`);
+  } else if (m.kind === 'episode' && episodeFix(m)) {
+    lines.push(`${escapeInline(vscode.l10n.t('Fix'))}\\: ${escapeInline(episodeFix(m)!, 400)}`);
   }
   if (flagReasons(m).length) lines.push(`⚠ ${escapeInline(vscode.l10n.t('Flagged: this memory contains text that looks like instructions.'))}`);
   if (stale) lines.push(`⚠ ${escapeInline(vscode.l10n.t('Possibly stale: {0}', stale), 300)}`);

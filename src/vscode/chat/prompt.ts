@@ -4,7 +4,7 @@
 // past successes to follow kept apart from past failures to avoid.
 // Pure (no 'vscode'), so the exact shape is unit-tested.
 import type { Memory, RecallResult } from '../../core/types';
-import { memoryTitle } from '../../core/types';
+import { episodeFix, memoryTitle } from '../../core/types';
 import { detectMemoryInjection } from '../../core/poison';
 import { fenceFor, stripControl } from '../markdown';
 
@@ -66,10 +66,14 @@ export function memoryFields(m: Memory, max = 600): [string, string][] {
       f.push(['error', dataText(m.errorText || m.errorSignature, max)]);
       f.push(['root cause', dataText(m.rootCause, max)]);
       f.push(['fix', dataText(m.fixApproach, max)]);
+      if (m.unexplained) f.push(['note', 'unexplained: nothing observed explains the fix']);
+      if (m.commands?.length) f.push(['commands', dataText(m.commands.join('\n'), max)]);
+      // The real change: agents act on the diff, not only on its description (bounded).
+      if (m.change) f.push(['change', dataText(m.change, Math.min(max * 2, 1200))]);
       break;
     case 'episode':
       f.push(['summary', dataText(m.summary || m.trigger, max)]);
-      if (m.resolution) f.push(['resolution', dataText(m.resolution, max)]);
+      if (episodeFix(m)) f.push(['fix', dataText(episodeFix(m)!, max)]);
       for (const l of m.lessonsLearned.slice(0, 3)) f.push(['lesson learned', dataText(l, max)]);
       break;
     case 'fact':

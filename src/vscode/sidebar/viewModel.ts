@@ -1,7 +1,7 @@
 // Turns store memories into the plain rows and details the webview shows, and a memory into markdown
 // for "Copy as markdown". No 'vscode' import: it is data shaping only.
 import type { Episode, HistoryEntry, Memory, RecallResult } from '../../core/types';
-import { memoryTitle } from '../../core/types';
+import { episodeFix, memoryTitle } from '../../core/types';
 import type { EpisodeRef, MemoryDetails, MemoryView, StepView } from './protocol';
 
 /** What the view model needs from the store. */
@@ -101,7 +101,7 @@ export function toDetails(m: Memory, store: MemoryLookup): MemoryDetails {
     history: store.history(m.id).slice(-50).map(h => ({ type: h.type, at: h.at, detail: h.detail })),
   };
   if (m.kind === 'lesson') { d.rootCause = m.rootCause; d.fix = m.fixApproach; }
-  if (m.kind === 'episode' && m.resolution) d.fix = m.resolution;
+  if (m.kind === 'episode' && episodeFix(m)) d.fix = episodeFix(m);
   if (m.kind === 'episode' && m.lessonsLearned.length) d.rootCause = m.lessonsLearned.join('\n');
   if (m.purpose) d.purpose = m.purpose;
   return d;
