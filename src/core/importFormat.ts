@@ -9,6 +9,7 @@ import { signatureKeyOf } from './recall';
 import type {
   Confidence, Episode, EpisodeStep, Fact, Lesson, Maturity, Memory, MemoryBase, MemoryKind, MemorySource, Outcome, Owner, OwnerScope, Rule,
 } from './types';
+import { LESSON_AUTHORS } from './types';
 
 export const MAX_LINE_BYTES = 1024 * 1024;
 const MAX_TEXT = 64 * 1024;
@@ -149,9 +150,29 @@ function lesson(o: Record<string, unknown>, base: MemoryBase, trusted: boolean):
     evidence: optStrings(o, 'evidence', 200) ?? [],
     ...(check ? { check } : {}),
     ...(outcome ? { outcome } : {}),
+    ...lessonExtras(o),
     // Per-workspace tallies are a track record: only a trusted backup may bring one.
     ...(trusted && o.perWorkspace !== undefined ? { perWorkspace: parseTallies(o.perWorkspace) } : {}),
   };
+}
+
+/** The optional parts of a captured lesson (its change, commands, author…), so an export round-trips. */
+function lessonExtras(o: Record<string, unknown>): Partial<Lesson> {
+  const out: Partial<Lesson> = {};
+  const change = optString(o, 'change', MAX_TEXT);
+  if (change) out.change = change;
+  const commands = optStrings(o, 'commands', 500);
+  if (commands?.length) out.commands = commands.slice(0, 20);
+  const author = optEnum(o, 'author', LESSON_AUTHORS);
+  if (author) out.author = author;
+  const fixKey = optString(o, 'fixKey', 2000);
+  if (fixKey) out.fixKey = fixKey;
+  if (optBool(o, 'unexplained')) out.unexplained = true;
+  const rule = optString(o, 'rule', MAX_TEXT);
+  if (rule) out.rule = rule;
+  const notWhen = optString(o, 'notWhen', MAX_TEXT);
+  if (notWhen) out.notWhen = notWhen;
+  return out;
 }
 
 function parseTallies(v: unknown): Record<string, { prevented: number; stillFailed: number }> {
@@ -214,6 +235,8 @@ function episode(o: Record<string, unknown>, base: MemoryBase): Episode {
     errorSignature: key,
     codeBefore: optString(o, 'codeBefore', MAX_TEXT),
     codeAfter: optString(o, 'codeAfter', MAX_TEXT),
+    fixAction: optString(o, 'fixAction', MAX_TEXT),
+    fixKey: optString(o, 'fixKey', 2000),
   };
 }
 

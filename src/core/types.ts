@@ -118,6 +118,9 @@ export interface Lesson extends MemoryBase {
   fixKey?: string;
   /** The error cleared with nothing observed that explains it: low importance, never merged or promoted. */
   unexplained?: boolean;
+  /** A general rule for next time and when it does not apply (written by a model or an agent). */
+  rule?: string;
+  notWhen?: string;
 }
 
 export type LessonAuthor = 'template' | 'model' | 'agent' | 'user';

@@ -20,6 +20,12 @@ export interface CaptureApi {
   endEpisode(id: string, outcome: Outcome, note?: string): Promise<void>;
   /** Waits until background finalisation has written everything pending (tests, deactivate). */
   flush(): Promise<void>;
+  /**
+   * An agent's explanation of the episode it is fixing (engram_remember during or just after it): it
+   * becomes that episode's lesson text instead of a separate memory. Undefined when no episode is open or
+   * ended in the last 10 minutes.
+   */
+  explainEpisode(explanation: { rootCause: string; fixApproach: string }): Promise<{ episodeId: string; lessonId?: string } | undefined>;
 }
 
 export interface EngramApi {

@@ -133,7 +133,7 @@ describe('finalisation (episode → store)', () => {
     const storageErrors: unknown[] = [];
     return {
       store: async () => store, owner: () => owner, mode: () => 'background', useLanguageModel: () => false,
-      summarize: async () => undefined, readFile: async () => new Uint8Array(), onStorageError: e => storageErrors.push(e),
+      summarize: async () => undefined, explain: async () => undefined, readFile: async () => new Uint8Array(), onStorageError: e => storageErrors.push(e),
       logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, storageErrors, ...over,
     };
   }

@@ -59,8 +59,9 @@ export class CapturePipeline {
         this.apply(this.tracker.closed(ev.file, now));
         break;
       case 'disk': {
+        // `before: null` = the file was created; no `before` for an unknown file = its past is unknown,
+        // so nothing is claimed about it (as live capture, which cannot read a file's past from disk).
         if (!this.texts.has(ev.file) && ev.before !== undefined) this.texts.set(ev.file, ev.before);
-        if (!this.texts.has(ev.file) && ev.text !== null) this.texts.set(ev.file, null); // appeared: created
         this.noteBefore(ev.file);
         this.texts.set(ev.file, ev.text);
         this.apply(ev.text === null ? this.tracker.deleted(ev.file, now) : this.tracker.edited(ev.file, now, 1));

@@ -15,9 +15,10 @@ import type { Services } from '../services';
 import { watchDiagnostics } from './diagnostics';
 import { excerptAround } from '../../core/capture/diff';
 import { ProactiveRecall, TextBaselines, watchEditors } from './editors';
-import { Finalizer } from './finalize';
-import { summarizeWithModel } from './lmSummary';
+import { Finalizer, type AgentExplanation, type FinalizeJob } from './finalize';
+import { explainWithModel, summarizeWithModel } from './lmSummary';
 import { watchTerminals } from './terminal';
+import { severityName, TraceRecorder } from './traceRecorder';
 
 const MAX_URIS = 5000;
 /** Step-count changes (every keystroke) refresh the views at most this often. */
@@ -95,7 +96,12 @@ interface EpisodeContext {
   activeFile?: string;
   /** Memories that already got an automatic outcome in this episode. */
   judged: Set<string>;
+  /** An agent's explanation given while the episode was open. */
+  explanation?: AgentExplanation;
 }
+
+/** How long after an episode ends an agent's explanation still attaches to it. */
+const EXPLAIN_WINDOW_MS = 10 * 60_000;
 
 export class CaptureController implements CaptureApi, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -117,6 +123,9 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   /** uri → workspace-relative path, or '' when not captured (edits ask on every keystroke). */
   private readonly relCache = new Map<string, string>();
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  private recorder: TraceRecorder | undefined;
+  /** Recently ended episodes that had a lesson, newest last, for agents' explanations. */
+  private readonly recent: { episodeId: string; lessonId: string; endedAt: number }[] = [];
 
   constructor(private readonly services: Services) {
     this.cfg = readCapture();
@@ -135,6 +144,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       mode: () => services.config().updateMode,
       useLanguageModel: () => services.config().summarize.useLanguageModel,
       summarize: text => summarizeWithModel(text, logger),
+      explain: prompt => explainWithModel(prompt, logger),
       readFile: uri => Promise.resolve(vscode.workspace.fs.readFile(uri)),
       onStorageError: e => this.onStorageError(e),
       logger,
@@ -153,12 +163,19 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       watchDiagnostics({
         get active() { return !self.paused && self.cfg.diagnostics; },
         relativeIfCaptured: rel,
-        diagnostics: (file: string, errors: ErrorInfo[], ctx) => this.apply(this.tracker.diagnostics(file, errors, Date.now(), ctx)),
+        diagnostics: (file: string, errors: ErrorInfo[], ctx, raw) => {
+          this.recorder?.record({ type: 'diagnostics', file, items: raw.map(d => ({ severity: severityName(d.severity), source: d.source, code: typeof d.code === 'object' && d.code !== null ? d.code.value : d.code, message: d.message, line: d.line })) });
+          this.apply(this.tracker.diagnostics(file, errors, Date.now(), ctx));
+        },
       }),
       watchTerminals({
         get active() { return !self.paused && self.cfg.terminal; },
         maxOutputBytes: () => this.cfg.maxTerminalOutputBytes,
-        commandEnded: (cmd: CommandInfo) => this.apply(this.tracker.commandEnded(relativePaths(cmd), Date.now())),
+        commandEnded: (cmd: CommandInfo) => {
+          const rel = relativePaths(cmd);
+          this.recorder?.record({ type: 'command', command: rel.line, cwd: rel.cwd, exitCode: rel.exitCode, output: rel.output });
+          this.apply(this.tracker.commandEnded(rel, Date.now()));
+        },
         setTerminalLimitation: msg => { if (msg !== this.limitation) { this.limitation = msg; this.emitter.fire(); } },
         logger,
       }),
@@ -166,16 +183,25 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
         get active() { return !self.paused && self.cfg.editors; },
         relativeIfCaptured: rel,
         edited: (file, n) => this.apply(this.tracker.edited(file, Date.now(), n), true),
-        saved: file => this.apply(this.tracker.saved(file, Date.now())),
-        closed: file => this.apply(this.tracker.closed(file, Date.now())),
+        saved: file => { this.recorder?.record({ type: 'save', file }); this.apply(this.tracker.saved(file, Date.now())); },
+        closed: file => { this.recorder?.record({ type: 'close', file }); this.apply(this.tracker.closed(file, Date.now())); },
         deleted: file => this.apply(this.tracker.deleted(file, Date.now())),
+        get recorder() {
+          const r = self.recorder;
+          return r && {
+            opened: (file: string, text: string) => r.record({ type: 'open', file, text }),
+            changed: (file: string, text: string) => r.record({ type: 'change', file, text }),
+            disk: (file: string, text: string | null, before?: null) => r.record({ type: 'disk', file, text, ...(before === null ? { before } : {}) }),
+          };
+        },
         logger,
       }, this.baselines),
       onConfigChange('capture', () => this.reconfigure()),
       onConfigChange('updateMode', () => { if (services.config().updateMode === 'hotPath') void this.finalizer.flush(); }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.relCache.clear()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.apply(this.tracker.topicChange(Date.now(), 'workspace folders changed'))),
-      watchBranch(branch => this.apply(this.tracker.topicChange(Date.now(), `switched to branch ${branch}`)), logger),
+      watchBranch(branch => { this.recorder?.record({ type: 'branch', name: branch }); this.apply(this.tracker.topicChange(Date.now(), `switched to branch ${branch}`)); }, logger),
+      vscode.commands.registerCommand('engram.recordTrace', (file?: unknown) => this.toggleRecording(typeof file === 'string' ? file : undefined)),
       vscode.commands.registerCommand('engram.pauseCapture', () => this.setPaused(true)),
       vscode.commands.registerCommand('engram.resumeCapture', () => this.setPaused(false)),
       vscode.commands.registerCommand('engram.toggleCapture', () => this.setPaused(!this.paused)),
@@ -304,9 +330,36 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       }
     }
     this.services.logger.info(`episode ended (${ep.outcome}, ${maskSecrets(ep.resolution ?? '')}): ${maskedTitle(ep)}${feedback.length ? `; prevented for ${feedback.map(f => f.id).join(', ')}` : ''}`);
-    this.finalizer.enqueue({
+    const job: FinalizeJob = {
       tracked: ep, before, after, uris, codeBefore: ctx.codeBefore, domain: ctx.domain, feedback, written: { feedback: 0 },
-    });
+      ...(ctx.explanation ? { explanation: ctx.explanation } : {}),
+    };
+    this.finalizer.enqueue(job);
+    if (job.episodeId && job.lessonId && ep.outcome !== 'abandoned') {
+      this.recent.push({ episodeId: job.episodeId, lessonId: job.lessonId, endedAt: Date.now() });
+      if (this.recent.length > 5) this.recent.shift();
+    }
+  }
+
+  async explainEpisode(explanation: AgentExplanation): Promise<{ episodeId: string; lessonId?: string } | undefined> {
+    // The episode the agent is working on: the most recently active open one…
+    const open = this.tracker.open().sort((x, y) => y.lastActivity - x.lastActivity)[0];
+    const ctx = open && this.contexts.get(open.id);
+    if (open && ctx) {
+      ctx.explanation = explanation;
+      this.services.logger.info(`episode ${open.id}: an agent's explanation will write its lesson`);
+      return { episodeId: open.id };
+    }
+    // …or the one that just ended.
+    const last = this.recent[this.recent.length - 1];
+    if (!last || Date.now() - last.endedAt > EXPLAIN_WINDOW_MS) return undefined;
+    if (!this.finalizer.explainQueued(last.episodeId, explanation)) {
+      const store = await this.services.store();
+      if (store.get(last.lessonId)?.kind !== 'lesson') return undefined; // merged into another or not written
+      await store.update(last.lessonId, { ...explanation, author: 'agent' }, 'explained by the agent that fixed it');
+    }
+    this.services.logger.info(`episode ${last.episodeId}: lesson ${last.lessonId} written from an agent's explanation`);
+    return { episodeId: last.episodeId, lessonId: last.lessonId };
   }
 
   private onRecurred(ep: TrackedEpisode): void {
@@ -411,7 +464,44 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     await this.endEpisode(target.id, chosen.outcome, note);
   }
 
+  /**
+   * Starts recording a capture trace (to `file`, or where the user picks), or stops the running one.
+   * Returns the trace's path when recording stopped.
+   */
+  async toggleRecording(file?: string): Promise<string | undefined> {
+    if (this.recorder) {
+      const r = this.recorder;
+      this.recorder = undefined;
+      r.record({ type: 'end' });
+      r.dispose();
+      this.services.logger.info(`trace recording stopped: ${r.events} event(s) in ${r.file}`);
+      if (!file) void vscode.window.showInformationMessage(vscode.l10n.t('Engram saved the capture trace ({0} events) to {1}. Replay it with: engram replay FILE', r.events, r.file));
+      return r.file;
+    }
+    let target = file;
+    if (!target) {
+      const uri = await vscode.window.showSaveDialog({ title: vscode.l10n.t('Record a capture trace to'), filters: { [vscode.l10n.t('Capture trace')]: ['jsonl'] } });
+      if (!uri) return undefined;
+      target = uri.fsPath;
+    }
+    try {
+      this.recorder = new TraceRecorder(target);
+    } catch (e) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Engram could not record to {0}: {1}', target, formatError(e)));
+      return undefined;
+    }
+    // Files already open are part of the starting state: without them a replay would think them closed.
+    for (const doc of vscode.workspace.textDocuments) {
+      const rel = !doc.isClosed ? this.relativeIfCaptured(doc.uri) : undefined;
+      if (rel) this.recorder.record({ type: 'open', file: rel, text: doc.getText() });
+    }
+    this.services.logger.info(`trace recording started: ${target} (masked; stop with the same command)`);
+    if (!file) void vscode.window.showInformationMessage(vscode.l10n.t('Engram is recording a capture trace (masked). Run the command again to stop.'));
+    return undefined;
+  }
+
   dispose(): void {
+    this.recorder?.dispose();
     if (this.timer) clearTimeout(this.timer);
     if (this.quietTimer) clearTimeout(this.quietTimer);
     for (const d of this.disposables) d.dispose();

@@ -23,7 +23,8 @@ export function serverAlive(doc: vscode.TextDocument | undefined): boolean {
 export interface DiagnosticsSink {
   /** Workspace-relative path when the file is captured (inside the workspace, not excluded). */
   relativeIfCaptured(uri: vscode.Uri): string | undefined;
-  diagnostics(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext): void;
+  /** `raw`: the file's diagnostics as read (all severities), for the trace recorder. */
+  diagnostics(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext, raw: readonly RawDiagnostic[]): void;
   readonly active: boolean;
 }
 
@@ -41,7 +42,7 @@ export interface IntakeSource<U> {
   read(uri: U): { file: string; diagnostics: readonly RawDiagnostic[] } | undefined;
   /** Only asked when the file's error set changed. */
   context(uri: U): DiagnosticsContext;
-  deliver(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext): void;
+  deliver(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext, raw: readonly RawDiagnostic[]): void;
 }
 
 /**
@@ -68,7 +69,7 @@ export class DiagnosticsIntake<U> {
       const cur = this.source.read(uri);
       if (cur) {
         const errors = this.book.update(cur.file, cur.diagnostics);
-        if (errors) this.source.deliver(cur.file, errors, this.source.context(uri));
+        if (errors) this.source.deliver(cur.file, errors, this.source.context(uri), cur.diagnostics);
       }
       if (++n >= batch) break;
     }
@@ -90,7 +91,7 @@ export function watchDiagnostics(sink: DiagnosticsSink): vscode.Disposable {
       const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === key);
       return { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) };
     },
-    deliver: (file, errors, ctx) => sink.diagnostics(file, errors, ctx),
+    deliver: (file, errors, ctx, raw) => sink.diagnostics(file, errors, ctx, raw),
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let turn: ReturnType<typeof setImmediate> | undefined;

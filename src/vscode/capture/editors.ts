@@ -1,6 +1,7 @@
 // Editors and files → tracker: edits, saves, closes, creations and deletions; the text of files when an
 // episode began (so its fix can be shown as a diff); and proactive recall when a file with errors
 // becomes active. Handlers only do bookkeeping; recall runs debounced, off the event.
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/types';
 
@@ -15,6 +16,8 @@ export interface EditorSink {
   saved(file: string): void;
   closed(file: string): void;
   deleted(file: string): void;
+  /** Set while a trace is being recorded: what the editors saw, with texts (read only then). */
+  readonly recorder?: { opened(file: string, text: string): void; changed(file: string, text: string): void; disk(file: string, text: string | null, before?: null): void };
   readonly logger: Logger;
 }
 
@@ -81,11 +84,18 @@ export function watchEditors(sink: EditorSink, baselines: TextBaselines): vscode
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
   return vscode.Disposable.from(
     watcher,
-    vscode.workspace.onDidOpenTextDocument(doc => { if (sink.active) baselines.noteDocument(doc); }),
+    vscode.workspace.onDidOpenTextDocument(doc => {
+      if (!sink.active) return;
+      baselines.noteDocument(doc);
+      const file = sink.recorder && sink.relativeIfCaptured(doc.uri);
+      if (file) sink.recorder?.opened(file, doc.getText());
+    }),
     vscode.workspace.onDidChangeTextDocument(e => {
       if (!sink.active || !e.contentChanges.length) return;
       const file = sink.relativeIfCaptured(e.document.uri);
-      if (file) sink.edited(file, e.contentChanges.length);
+      if (!file) return;
+      sink.recorder?.changed(file, e.document.getText());
+      sink.edited(file, e.contentChanges.length);
     }),
     vscode.workspace.onDidSaveTextDocument(doc => {
       if (!sink.active) return;
@@ -102,18 +112,28 @@ export function watchEditors(sink: EditorSink, baselines: TextBaselines): vscode
       const file = sink.relativeIfCaptured(uri);
       if (!file || isOpen(uri)) return;
       baselines.noteCreated(file);
-      whenFile(uri, () => sink.edited(file, 1));
+      whenFile(uri, () => { recordDisk(sink, file, uri, true); sink.edited(file, 1); });
     }),
     watcher.onDidChange(uri => {
       if (!sink.active || isOpen(uri)) return; // open documents report their own edits
       const file = sink.relativeIfCaptured(uri);
-      if (file) whenFile(uri, () => sink.edited(file, 1));
+      if (file) whenFile(uri, () => { recordDisk(sink, file, uri); sink.edited(file, 1); });
     }),
     watcher.onDidDelete(uri => {
       const file = sink.relativeIfCaptured(uri);
-      if (file) sink.deleted(file);
+      if (!file) return;
+      sink.recorder?.disk(file, null);
+      sink.deleted(file);
     }),
   );
+}
+
+/** A file written outside the editors, for the trace (only while recording; local files only). */
+function recordDisk(sink: EditorSink, file: string, uri: vscode.Uri, created = false): void {
+  if (!sink.recorder || uri.scheme !== 'file') return;
+  let text: string;
+  try { text = fs.readFileSync(uri.fsPath, 'utf8'); } catch { return; }
+  if (created) sink.recorder.disk(file, text, null); else sink.recorder.disk(file, text);
 }
 
 /** Folders appear in watcher events too; only files are steps. The stat runs off the event. */

@@ -3,11 +3,12 @@
 // masking runs before anything is written. When the disk refuses a write, the job stays queued (nothing
 // is lost) and capture pauses with a clear message until the user resumes.
 import type * as vscode from 'vscode';
-import { summaryTemplate } from '../../core/episodeSummary';
+import { lessonTemplate, summaryTemplate } from '../../core/episodeSummary';
+import { modelEvidence, modelLessonPrompt, parseModelLesson, unsupportedClaims } from '../../core/capture/modelLesson';
 import { episodeMaterial, episodeMemories } from '../../core/capture/episodeMemories';
 import type { TrackedEpisode } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
-import { maskSecrets } from '../../core/mask';
+import { maskDeep, maskSecrets } from '../../core/mask';
 import type { FeedbackOutcome, Logger, Owner } from '../../core/types';
 import type { MemoryStore } from '../../store/index';
 
@@ -27,7 +28,11 @@ export interface FinalizeJob {
   written: { episode?: boolean; lesson?: boolean; feedback: number };
   episodeId?: string;
   lessonId?: string;
+  /** An agent's explanation (engram_remember during or right after the episode): it writes the lesson's why. */
+  explanation?: AgentExplanation;
 }
+
+export interface AgentExplanation { rootCause: string; fixApproach: string; rule?: string; notWhen?: string }
 
 export interface FinalizerDeps {
   store(): Promise<MemoryStore>;
@@ -35,6 +40,8 @@ export interface FinalizerDeps {
   mode(): 'background' | 'hotPath';
   useLanguageModel(): boolean;
   summarize(maskedMaterial: string): Promise<string | undefined>;
+  /** Asks the model for the lesson (masked prompt in, raw answer out); undefined when there is none. */
+  explain(maskedPrompt: string): Promise<string | undefined>;
   /** Reads a touched file that was not open at the end (vscode.workspace.fs.readFile). */
   readFile(uri: vscode.Uri): Promise<Uint8Array>;
   /** The store refused a write (disk full, read-only): pause capture, keep the job. */
@@ -156,7 +163,28 @@ export class Finalizer implements vscode.Disposable {
       summary = await this.deps.summarize(maskSecrets(text));
       if (summary) summary = maskSecrets(summary);
     }
-    return episodeMemories(masked, { episode: job.episodeId!, lesson: job.lessonId! }, summary);
+    const memories = episodeMemories(masked, { episode: job.episodeId!, lesson: job.lessonId! }, summary);
+    const lesson = memories.lesson;
+    if (lesson && job.explanation) {
+      // The agent that fixed it said why: that is the lesson's text (masked; the evidence stays).
+      Object.assign(lesson, maskDeep(job.explanation), { author: 'agent' as const });
+    } else if (lesson && !lesson.unexplained && this.deps.useLanguageModel()) {
+      const evidence = modelEvidence(masked, lessonTemplate(masked));
+      const answer = await this.deps.explain(maskSecrets(modelLessonPrompt(evidence)));
+      const parsed = answer ? parseModelLesson(answer) : 'no answer';
+      const problems = typeof parsed === 'string' ? [parsed] : unsupportedClaims(parsed, evidence);
+      if (typeof parsed !== 'string' && !problems.length) Object.assign(lesson, maskDeep(parsed), { author: 'model' as const });
+      else this.deps.logger.info(`lesson ${lesson.id}: the model's lesson was not used (${problems.join('; ')}); the template lesson stays`);
+    }
+    return memories;
+  }
+
+  /** Gives a queued (not yet written) episode an agent's explanation; false when it is not queued. */
+  explainQueued(episodeId: string, explanation: AgentExplanation): boolean {
+    const job = this.queue.find(j => j.episodeId === episodeId && !j.written.lesson);
+    if (!job) return false;
+    job.explanation = explanation;
+    return true;
   }
 
   /** The file's text now; null when it is gone (the diff shows the deletion); undefined when unknown. */

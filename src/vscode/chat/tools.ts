@@ -132,6 +132,16 @@ export class RememberTool implements vscode.LanguageModelTool<unknown> {
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>): Promise<vscode.LanguageModelToolResult> {
     const input = parseRememberInput(options.input);
+    if (input.kind === 'lesson' && this.services.capture) {
+      // During (or right after) an episode, the agent's explanation is that episode's lesson, not a copy.
+      const attached = await this.services.capture.explainEpisode({ rootCause: input.rootCause, fixApproach: input.fixApproach });
+      if (attached) {
+        this.services.fireChanged();
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(attached.lessonId
+          ? `Attached to the lesson ${attached.lessonId} of the episode ${attached.episodeId} that just ended (its evidence stays).`
+          : `Attached to the open episode ${attached.episodeId}: it becomes that episode's lesson when the episode ends.`)]);
+      }
+    }
     const origin = { workspace: this.services.workspaceId, source: 'chat' as const, agent: 'copilot' };
     const memory = input.kind === 'lesson'
       ? newLesson(origin, input)
