@@ -19,6 +19,7 @@ const args = process.argv.slice(2);
 if (args.includes('--list')) { for (const e of all) console.log(`${e.family}\t${e.name}`); process.exit(0); }
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set(args[onlyAt + 1].split(',')) : null;
+for (const n of only ?? []) if (n !== 'queries' && !all.some(e => e.name === n)) { console.error(`no trace named ${n} (see --list)`); process.exit(2); }
 const out = join(REPO, 'test', 'fixtures', 'traces');
 mkdirSync(out, { recursive: true });
 let failed = 0;

@@ -37,7 +37,8 @@ export class Session {
       ...cleanEnv(), PATH: `${this.bin}:${process.env.PATH}`, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1',
       // A fresh HOME (no global git identity), but rustup and cargo keep their real toolchain folders.
       HOME: join(this.root, 'home'), GIT_CONFIG_NOSYSTEM: '1',
-      RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), '.rustup'), CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), '.cargo'), npm_config_cache: join(tmpdir(), 'engram-trace-npm-cache'),
+      RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), '.rustup'), CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), '.cargo'),
+      npm_config_cache: join(tmpdir(), 'engram-trace-npm-cache'),
       npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
     };
     mkdirSync(this.env.HOME);
