@@ -50,7 +50,7 @@ console.log(out.join('\n'));
 // one) after the summary above. --quick skips them.
 if (!quick) {
   const { spawnSync } = await import('node:child_process');
-  for (const name of ['capture', 'hover', 'activation', 'open', 'index']) {
+  for (const name of ['lessons', 'capture', 'hover', 'activation', 'open', 'index']) {
     console.log(`\n### bench/${name}.mjs\n`);
     const r = spawnSync(process.execPath, [new URL(`./${name}.mjs`, import.meta.url).pathname], { stdio: ['ignore', 'inherit', 'inherit'] });
     if (r.status !== 0) console.log(`(bench/${name}.mjs exited with ${r.status ?? r.signal})`);

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Regenerates the labelled capture-trace corpus in test/fixtures/traces/ from real tool runs (tsc, node,
+// npm, python/pip, pytest, jest, vitest, eslint, cargo, gcc, javac) in temp projects. Needs the npm
+// registry (jest, vitest, eslint, zod, react are installed into a cache folder once); PyPI is not used.
+//   node scripts/dev/make-traces.mjs [--only NAME[,NAME]] [--list]     (--only queries: just queries.jsonl)
+// Outputs differ run to run only where the tools' own output does (timings).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO } from './traces/session.mjs';
+import { makeQueries } from './traces/queries.mjs';
+
+const families = ['tsc', 'node', 'python', 'jstest', 'eslint', 'native'];
+const all = [];
+for (const f of families) {
+  const mod = await import(`./traces/${f}.mjs`);
+  all.push(...(mod.episodes ?? []));
+}
+const args = process.argv.slice(2);
+if (args.includes('--list')) { for (const e of all) console.log(`${e.family}\t${e.name}`); process.exit(0); }
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? new Set(args[onlyAt + 1].split(',')) : null;
+for (const n of only ?? []) if (n !== 'queries' && !all.some(e => e.name === n)) { console.error(`no trace named ${n} (see --list)`); process.exit(2); }
+const out = join(REPO, 'test', 'fixtures', 'traces');
+mkdirSync(out, { recursive: true });
+let failed = 0;
+for (const e of all) {
+  if (only && !only.has(e.name)) continue;
+  process.stderr.write(`${e.name}… `);
+  try { await e.run(out); process.stderr.write('ok\n'); } catch (err) { failed++; process.stderr.write(`FAILED: ${err.stack}\n`); }
+}
+if (!only || only.has('queries')) {
+  process.stderr.write('queries… ');
+  try { process.stderr.write(`${makeQueries(out)}\n`); } catch (err) { failed++; process.stderr.write(`FAILED: ${err.stack}\n`); }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,261 @@
+// Records one capture trace (src/core/capture/trace.ts) from real tool runs in a temp project: what an
+// editor, a language server, a terminal and a file watcher would have reported, in that order. Nothing
+// here types an output by hand: diagnostics come from real tsc/eslint/cargo runs on the project's
+// current state, command events from the command actually run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** Stands for the temp project folder in every output, so traces do not change with the temp name. */
+export const PLACEHOLDER = '/workspace';
+const TSC = join(REPO, 'node_modules', '.bin', 'tsc');
+// Build output, dependencies and tool caches: a file watcher's events for these are noise, and some are binary.
+const SKIP_DIRS = new Set(['node_modules', '.git', '.venv', '__pycache__', '.pytest_cache', 'target', 'pkgs', 'vendor']);
+const MAX_TEXT = 32 * 1024;
+
+export class Session {
+  /**
+   * @param {string} name trace name
+   * @param {Record<string,string>} files the project as it is before the trace starts (not recorded)
+   * @param {{ deps?: string, venv?: boolean }} opts deps: a folder whose node_modules the project links to
+   */
+  constructor(name, files, opts = {}) {
+    this.name = name;
+    this.root = mkdtempSync(join(tmpdir(), 'engram-trace-'));
+    this.dir = join(this.root, 'ws');
+    this.bin = join(this.root, 'bin');
+    mkdirSync(this.dir);
+    mkdirSync(this.bin);
+    // `tsc` on the terminal's PATH is the repo's, as `npx tsc` would find it in a project that has it.
+    symlinkSync(TSC, join(this.bin, 'tsc'));
+    for (const [f, text] of Object.entries(files)) this.write(f, text);
+    if (opts.deps) symlinkSync(join(opts.deps, 'node_modules'), join(this.dir, 'node_modules'));
+    this.env = {
+      ...cleanEnv(), PATH: `${this.bin}:${process.env.PATH}`, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1',
+      // A fresh HOME (no global git identity), but rustup and cargo keep their real toolchain folders.
+      HOME: join(this.root, 'home'), GIT_CONFIG_NOSYSTEM: '1',
+      RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), '.rustup'), CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), '.cargo'),
+      npm_config_cache: join(tmpdir(), 'engram-trace-npm-cache'),
+      npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
+    };
+    mkdirSync(this.env.HOME);
+    if (opts.venv) {
+      run('python3', ['-m', 'venv', '.venv'], this.dir, this.env);
+      this.env.VIRTUAL_ENV = join(this.dir, '.venv');
+      this.env.PATH = `${join(this.dir, '.venv', 'bin')}:${this.env.PATH}`;
+    }
+    this.events = [];
+    this.t = 0;
+    /** file -> source -> items: the language servers' current diagnostics, published per file as one set. */
+    this.diags = new Map();
+    this.snap = this.snapshot();
+  }
+
+  write(file, text) {
+    const p = join(this.dir, file);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, text);
+  }
+  read(file) { return readFileSync(join(this.dir, file), 'utf8'); }
+  emit(ev, dt = 400) { this.t += dt; this.events.push({ t: this.t, ...ev }); }
+
+  branch(name) { this.emit({ type: 'branch', name }, 0); }
+  open(file) {
+    this.opened.add(file);
+    this.emit({ type: 'open', file, text: this.read(file) }, 300);
+    this.refresh();
+  }
+  /** A new, untitled-then-saved file created in the editor. */
+  create(file, text) {
+    this.write(file, '');
+    this.snap.set(file, '');
+    this.opened.add(file);
+    this.emit({ type: 'open', file, text: '' }, 1500);
+    this.edit(file, text);
+  }
+  /** An editor edit (full text after it); language servers refresh; then the user saves. */
+  edit(file, text, { save = true } = {}) {
+    this.write(file, text);
+    this.snap.set(file, text);
+    this.emit({ type: 'change', file, text }, 4000);
+    this.refresh();
+    if (save) this.emit({ type: 'save', file }, 800);
+  }
+  close(file) { this.emit({ type: 'close', file }, 300); }
+  /** A file written outside the editor (an agent's tool call): the watcher reports it with what it replaced. */
+  agentWrite(file, text) {
+    const p = join(this.dir, file);
+    const before = existsSync(p) ? readFileSync(p, 'utf8') : null;
+    this.write(file, text);
+    this.snap.set(file, text);
+    this.emit({ type: 'disk', file, text, before }, 6000);
+    this.refresh();
+  }
+
+  /** Which language servers watch this project; each returns Map<file, items> of the current state. */
+  servers = [];
+  /** Files open in the editor: the TS and ESLint extensions report only on those; cargo's flycheck on all. */
+  opened = new Set();
+  useTsc() { this.servers.push(() => ['ts', onlyOpen(tscDiagnostics(this.dir), this.opened)]); this.refresh(); return this; }
+  useEslint() { this.servers.push(() => ['eslint', onlyOpen(eslintDiagnostics(this.dir), this.opened)]); this.refresh(); return this; }
+  useRustc() { this.servers.push(() => ['rustc', cargoDiagnostics(this.dir, this.env)]); this.refresh(); return this; }
+
+  /** Re-runs every server on the current files and publishes each file whose set changed. */
+  refresh() {
+    for (const server of this.servers) {
+      const [source, byFile] = server();
+      const files = new Set([...byFile.keys(), ...[...this.diags].filter(([, m]) => m.get(source)?.length).map(([f]) => f)]);
+      for (const file of [...files].sort()) {
+        const per = this.diags.get(file) ?? new Map();
+        const before = JSON.stringify(union(per));
+        per.set(source, byFile.get(file) ?? []);
+        this.diags.set(file, per);
+        const items = union(per);
+        if (JSON.stringify(items) !== before) this.emit({ type: 'diagnostics', file, items }, 700);
+      }
+    }
+    // Files the servers' own runs write (cargo check's Cargo.lock) are theirs, not the next command's.
+    if (this.servers.length) this.snap = this.snapshot();
+  }
+
+  /** Runs a command in the terminal and records it, with the files it wrote as disk events. */
+  /** `expect`: the exit code the scenario needs (0 or 'fail'); a mismatch stops the generator rather than record a wrong story. */
+  command(cmd, { cwd = '.', record = true, expect } = {}) {
+    const r = spawnSync('bash', ['-c', `exec 2>&1\n${cmd}`], { cwd: join(this.dir, cwd), env: this.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const output = this.mask(r.stdout ?? '');
+    if (expect !== undefined && (expect === 'fail' ? r.status === 0 : r.status !== expect)) {
+      throw new Error(`${this.name}: \`${cmd}\` exited ${r.status}, expected ${expect}:\n${output}`);
+    }
+    const after = this.snapshot();
+    if (record) {
+      this.t += 2500;
+      for (const file of [...new Set([...after.keys(), ...this.snap.keys()])].sort()) {
+        const was = this.snap.get(file), now = after.get(file);
+        if (was === now) continue;
+        this.emit({ type: 'disk', file, text: now ?? null, before: was ?? null }, 50);
+      }
+      const dir = cwd === '.' ? PLACEHOLDER : `${PLACEHOLDER}/${cwd}`;
+      this.emit({ type: 'command', command: cmd, cwd: dir, exitCode: r.status ?? 1, output }, 100);
+    }
+    this.snap = after;
+    this.refresh();
+    return { code: r.status, output };
+  }
+  /** Something that happened where capture could not see it (another terminal without shell integration). */
+  unseen(cmd) { return this.command(cmd, { record: false }); }
+
+  mask(text) {
+    let s = stripAnsi(text);
+    for (const p of [this.dir, this.root]) s = s.split(p).join(p === this.dir ? PLACEHOLDER : '/tmp/engram-trace');
+    return s;
+  }
+
+  snapshot() {
+    const out = new Map();
+    const walk = dir => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) { if (!SKIP_DIRS.has(e.name)) walk(p); continue; }
+        if (!e.isFile() || statSync(p).size > MAX_TEXT) continue;
+        const buf = readFileSync(p);
+        if (buf.includes(0)) continue;
+        out.set(relative(this.dir, p).split('\\').join('/'), buf.toString('utf8'));
+      }
+    };
+    walk(this.dir);
+    return out;
+  }
+
+  /** `tsc --noEmit` output as a terminal shows it (for recall queries). */
+  tscOutput() { return this.mask(run(TSC, ['--noEmit', '-p', '.', '--pretty', 'false'], this.dir, cleanEnv()).stdout); }
+  /** Removes the temp project without writing a trace. */
+  discard() { rmSync(this.root, { recursive: true, force: true }); }
+
+  /** Writes NAME.jsonl and NAME.label.json into outDir and removes the temp project. */
+  finish(outDir, label) {
+    // A language-server story must show the error and end clean, or it is not the story its label tells.
+    if (this.servers.length) {
+      const seen = this.events.some(e => e.type === 'diagnostics' && e.items.some(i => i.severity === 'error'));
+      const left = [...this.diags.values()].map(union).flat().filter(i => i.severity === 'error');
+      if (!seen || left.length) throw new Error(`${this.name}: errors seen ${seen}, left at the end: ${JSON.stringify(left)}`);
+    }
+    this.emit({ type: 'end' }, 1000);
+    writeFileSync(join(outDir, `${this.name}.jsonl`), this.events.map(e => JSON.stringify(e)).join('\n') + '\n');
+    writeFileSync(join(outDir, `${this.name}.label.json`), JSON.stringify(label, null, 2) + '\n');
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+const onlyOpen = (byFile, opened) => new Map([...byFile].filter(([f]) => opened.has(f)));
+
+function union(per) {
+  return [...per.values()].flat().sort((a, b) => a.line - b.line || (a.character ?? 0) - (b.character ?? 0));
+}
+
+export function run(cmd, args, cwd, env) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  return r;
+}
+
+/** The environment without the calling npm's npm_* variables (they would leak into inner npm runs). */
+export function cleanEnv() {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE_OPTIONS'));
+}
+
+const stripAnsi = s => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+
+/** `tsc --noEmit` on the project, each `file(line,col): error TSn: message` as a 0-based diagnostic. */
+export function tscDiagnostics(dir) {
+  const r = run(TSC, ['--noEmit', '-p', '.', '--pretty', 'false'], dir, cleanEnv());
+  const byFile = new Map();
+  let last = null;
+  for (const line of (r.stdout + r.stderr).split('\n')) {
+    const m = /^(.+?)\((\d+),(\d+)\): (error|warning) TS(\d+): (.*)$/.exec(line);
+    if (m) {
+      last = { severity: m[4], source: 'ts', code: Number(m[5]), message: m[6], line: Number(m[2]) - 1, character: Number(m[3]) - 1 };
+      const list = byFile.get(m[1]) ?? [];
+      list.push(last);
+      byFile.set(m[1], list);
+    } else if (last && /^\s+\S/.test(line)) last.message += '\n' + line.trimEnd();
+  }
+  return byFile;
+}
+
+/** `eslint -f json .` on the project: rule ids as codes, as the ESLint extension reports them. */
+export function eslintDiagnostics(dir) {
+  const r = run(join(dir, 'node_modules', '.bin', 'eslint'), ['-f', 'json', '.'], dir, cleanEnv());
+  const byFile = new Map();
+  for (const f of JSON.parse(r.stdout)) {
+    const items = f.messages.map(m => ({
+      severity: m.severity === 2 ? 'error' : 'warning', source: 'eslint', ...(m.ruleId ? { code: m.ruleId } : {}),
+      message: m.message, line: (m.line ?? 1) - 1, character: (m.column ?? 1) - 1,
+    }));
+    if (items.length) byFile.set(relative(dir, f.filePath), items);
+  }
+  return byFile;
+}
+
+/** `cargo check --message-format=json`: rustc's primary spans, with E-codes, as rust-analyzer's flycheck reports them. */
+export function cargoDiagnostics(dir, env) {
+  const r = run('cargo', ['check', '--quiet', '--message-format=json'], dir, env);
+  const byFile = new Map();
+  for (const line of r.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const msg = JSON.parse(line);
+    if (msg.reason !== 'compiler-message' || !['error', 'warning'].includes(msg.message.level)) continue;
+    const span = msg.message.spans.find(s => s.is_primary);
+    if (!span) continue;
+    const item = {
+      severity: msg.message.level, source: 'rustc', ...(msg.message.code ? { code: msg.message.code.code } : {}),
+      message: msg.message.message, line: span.line_start - 1, character: span.column_start - 1,
+    };
+    const list = byFile.get(span.file_name) ?? [];
+    list.push(item);
+    byFile.set(span.file_name, list);
+  }
+  return byFile;
+}
