@@ -48,7 +48,10 @@ const escape = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * merely inside a hunk's code (`require('./users.json')`) is not a claim.
  */
 function claims(lesson, what) {
-  if (has(strings(lesson.fixApproach), what) || has(strings(lesson.commands), what)) return true;
+  // A file is claimed where the prose names it ("… in src/a.ts"), not where a quoted line of code mentions
+  // it (`"extends": "./tsconfig.json"`); commands (they contain a space) are looked for everywhere.
+  const prose = /\s/.test(what) ? strings(lesson.fixApproach) : strings(lesson.fixApproach).map(s => s.replace(/`[^`]*`/g, '``'));
+  if (has(prose, what) || has(strings(lesson.commands), what)) return true;
   const header = new RegExp(`^(?:---|\\+\\+\\+|diff --git|@@|File:|Index:)?\\s*(?:[ab]/)?${escape(what)}(?:$|[\\s:@(])`, 'm');
   const walk = v => (typeof v === 'string' ? header.test(v)
     : Array.isArray(v) ? v.some(walk)

@@ -83,8 +83,11 @@ function capitalise(s: string): string {
 
 /** The error in one clause: "`python app.py` failed with "…"" or "TS2307 at src/a.ts:3 ("…")". */
 function errorClause(t: TrackedEpisode): string {
-  const msg = clip(firstLine(t.error?.message), 200) || 'the error';
-  if (t.source === 'terminal') return `\`${t.command?.line ?? '?'}\` failed with "${msg}"`;
+  const first = clip(firstLine(t.error?.message), 200) || 'the error';
+  // Which test failed tells one assertion failure from another (extract.ts appends it as "test: …").
+  const test = /^test: (.+)$/m.exec(t.error?.message ?? '')?.[1];
+  const msg = test ? `${first}" in test "${clip(test, 160)}` : first;
+  if (t.source === 'terminal') return `\`${t.command?.line ?? '?'}\` failed with ${t.error?.code && !msg.includes(t.error.code) ? `${t.error.code} ` : ''}"${msg}"`;
   const where = t.file ? `${t.file}${t.error?.line !== undefined ? `:${t.error.line + 1}` : ''}` : 'the file';
   return `${t.error?.code ? `${t.error.code} ` : ''}"${msg}" at ${where}`;
 }
@@ -112,17 +115,18 @@ export function lessonTemplate(m: EpisodeMaterial): LessonText {
       evidence: ev,
     };
   }
-  const passed = t.source === 'terminal' ? `, then \`${t.fixedBy?.line ?? t.command?.line ?? '?'}\` passed` : '';
+  // The passing re-run belongs to the story (root cause), not to the fix: it changed nothing.
+  const rerun = t.source === 'terminal' ? t.fixedBy?.line ?? t.command?.line : undefined;
   if (!ev.explained) {
     return {
-      rootCause: `${capitalise(error)}; it cleared with no edit or command observed (fixed outside the editor, or by a change elsewhere).`,
-      fixApproach: `Unexplained: no fix was observed${passed ? ` before \`${t.fixedBy?.line ?? t.command?.line}\` passed` : ''}.`,
+      rootCause: `${error}; it cleared with no edit or command observed (fixed outside the editor, or by a change elsewhere)${rerun ? `, and \`${rerun}\` passed` : ''}.`,
+      fixApproach: 'Unexplained: no fix was observed.',
       evidence: ev,
     };
   }
   return {
-    rootCause: `${capitalise(error)}; it cleared after Engram saw: ${ev.actions.join('; ')}.`,
-    fixApproach: `${capitalise(ev.actions.join('; '))}${passed}.`,
+    rootCause: `${error}; it cleared after Engram saw: ${ev.actions.join('; ')}${rerun ? `; then \`${rerun}\` passed` : ''}.`,
+    fixApproach: `${capitalise(ev.actions.join('; '))}.`,
     evidence: ev,
   };
 }

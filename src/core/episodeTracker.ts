@@ -89,7 +89,12 @@ interface Pending {
 interface FileState {
   present: Map<string, ErrorInfo>;
   pending: Map<string, Pending>;
+  /** Last edit of this file while it had errors (typing in it makes a short-lived error noise). */
+  editedAt?: number;
 }
+
+/** Commands kept for an episode that opens after they ran (its error appeared before them). */
+const RECENT_COMMANDS = 20;
 
 /** Exit codes that mean "the user stopped it", not "it failed". */
 const INTERRUPTED = new Set([130, 131, 143]);
@@ -110,6 +115,7 @@ export class EpisodeTracker {
   /** No deadline falls before this (it may be early after removals; `tick` then rescans and corrects it). */
   private hint = Infinity;
   private opts: TrackerOptions;
+  private readonly recentCommands: { line: string; result: string; at: number }[] = [];
 
   constructor(opts: Partial<TrackerOptions> & { newId: () => string }) {
     this.opts = { noiseThresholdMs: 4000, idleGapMs: 30 * 60_000, settleMs: 1500, maxSteps: 60, maxFiles: 50, ...opts };
@@ -157,7 +163,17 @@ export class EpisodeTracker {
     for (const [key, p] of state.pending) {
       if (!next.has(key)) {
         state.pending.delete(key);
-        effects.push({ type: 'noise', file, key, livedMs: now - p.firstSeen });
+        // Gone quickly, but not while the file was typed in: a command (an install, a generator) cleared
+        // it. That is a fix worth keeping, not typing noise.
+        const typed = state.editedAt !== undefined && state.editedAt >= p.firstSeen;
+        const byCommand = this.recentCommands.some(c => c.at >= p.firstSeen && /^passed\b/.test(c.result));
+        if (!typed && byCommand && ctx.fileOpen && ctx.serverAlive) {
+          const opened = this.openDiagnostic(file, p, now);
+          effects.push(opened);
+          if (opened.type === 'opened') { opened.episode.resolvingSince = now; this.noteDeadline(now + this.opts.settleMs); }
+        } else {
+          effects.push({ type: 'noise', file, key, livedMs: now - p.firstSeen });
+        }
       }
     }
 
@@ -189,6 +205,8 @@ export class EpisodeTracker {
   /** The user (or an agent) changed a file: a step for every open episode, and the idle-gap boundary. */
   edited(file: string, now: number, changes = 1): TrackerEffect[] {
     const effects = this.splitIdle(now);
+    const state = this.files.get(file);
+    if (state) state.editedAt = now;
     for (const ep of this.episodes.values()) {
       const last = ep.steps[ep.steps.length - 1];
       if (last && last.action === `edit ${file}`) {
@@ -231,6 +249,8 @@ export class EpisodeTracker {
     const own = this.episodeFor(key);
     const failed = cmd.exitCode !== undefined && cmd.exitCode !== 0 && !INTERRUPTED.has(cmd.exitCode);
     const firstLine = cmd.error?.message.split('\n')[0];
+    this.recentCommands.push({ line: cmd.line, result: exitText(cmd.exitCode, firstLine), at: now });
+    if (this.recentCommands.length > RECENT_COMMANDS) this.recentCommands.shift();
 
     for (const ep of this.episodes.values()) {
       if (ep === own) continue;
@@ -333,6 +353,10 @@ export class EpisodeTracker {
       recurrences: 0,
     };
     this.addStep(ep, { action: `error in ${file}`, result: p.error.message.split('\n')[0], at: p.firstSeen });
+    // Commands that ran after the error appeared but before it counted as an episode are its steps too.
+    for (const c of this.recentCommands) {
+      if (c.at >= p.firstSeen && commandConcerns(ep, c.line)) this.addStep(ep, { action: `run ${c.line}`, result: c.result, at: c.at, detail: c.line });
+    }
     this.register(ep);
     return { type: 'opened', episode: ep };
   }

@@ -72,6 +72,7 @@ const ZSH_NOT_FOUND = /^zsh: (command not found|no such file or directory|permis
 const COREUTILS = /^([\w.+-]+): (?:cannot \w+ )?([^\n]*?): (No such file or directory|Permission denied|Is a directory|Not a directory|File exists)$/;
 const MOCHA_FAIL_HEAD = /^\s+(\d+)\) (.*)$/;
 const JEST_FAIL_HEAD = /^\s*● (.*)$/;
+const VITEST_FAIL_HEAD = /^\s*FAIL\s+\S+ > (.+)$/;
 const PYTEST_E = /^E\s{2,}(.*)$/;
 const PYTEST_FAILED = /^FAILED (\S+?)(?: - (.*))?$/;
 const WRAPPERS: RegExp[] = [
@@ -210,8 +211,8 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
       if (i > 0 && PYTEST_E.test(lines[i - 1])) continue;
       const body = m[1].trim();
       const e = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?:: (.*))?$/.exec(body);
-      if (e) push(ctx.make(i, 'python', RANK.runtime, { code: e[1].split('.').pop(), message: body }));
-      else if (/^assert\b/.test(body)) push(ctx.make(i, 'pytest', RANK.test, { code: 'AssertionError', message: body }));
+      if (e) push(ctx.make(i, 'python', RANK.runtime, { code: e[1].split('.').pop(), message: ctx.withTest(body, i) }));
+      else if (/^assert\b/.test(body)) push(ctx.make(i, 'pytest', RANK.test, { code: 'AssertionError', message: ctx.withTest(body, i) }));
       else if (/^fixture '.*' not found$/.test(body)) push(ctx.make(i, 'pytest', RANK.test - 5, { code: 'fixture-not-found', message: body, ...ctx.pytestLocation(i) }));
       else push(ctx.make(i, 'pytest', RANK.test, { message: body }));
       continue;
@@ -240,7 +241,8 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
       const code = m[2] ?? msgCode ?? propCode ?? m[1];
       const loc = ctx.nodeLocation(i, frames);
       const inTest = ctx.inTestRunner(i);
-      push(ctx.make(i, inTest ?? 'node', inTest ? RANK.test : RANK.runtime, { code, message: t.replace(/^Uncaught /, ''), stack: frames, ...loc }));
+      const message = t.replace(/^Uncaught /, '');
+      push(ctx.make(i, inTest ?? 'node', inTest ? RANK.test : RANK.runtime, { code, message: inTest ? ctx.withTest(message, i) : message, stack: frames, ...loc }));
       continue;
     }
     if ((m = COREUTILS.exec(t))) {
@@ -250,7 +252,7 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
     if ((m = MOCHA_FAIL_HEAD.exec(line)) && ctx.isMochaFailure(i)) continue; // the error line below is matched itself
     if ((m = JEST_FAIL_HEAD.exec(line))) {
       const body = ctx.jestBody(i);
-      if (body) push(ctx.make(i, 'jest', RANK.test, { message: body, code: /Cannot find module/.test(body) ? 'MODULE_NOT_FOUND' : undefined }));
+      if (body) push(ctx.make(i, 'jest', RANK.test, { message: ctx.withTest(body, i), code: /Cannot find module/.test(body) ? 'MODULE_NOT_FOUND' : undefined }));
       continue;
     }
     if ((m = GENERIC.exec(line))) {
@@ -471,8 +473,30 @@ class Scanner {
       const l = this.lines[k];
       if (MOCHA_FAIL_HEAD.test(l) && /^\s{2}\d+\) /.test(l)) return 'mocha';
       if (JEST_FAIL_HEAD.test(l)) return 'jest';
+      if (VITEST_FAIL_HEAD.test(l)) return 'vitest';
     }
     return undefined;
+  }
+
+  /**
+   * The failing test's name (jest "● name", vitest "FAIL file > name", mocha "1) name", pytest's
+   * "____ name ____" header) and jest's Expected/Received lines, appended to a test failure's message:
+   * they are what tells one failing test from another.
+   */
+  withTest(message: string, i: number): string {
+    let name: string | undefined;
+    for (let k = i; k >= 0 && k >= i - 40 && !name; k--) {
+      const l = this.lines[k];
+      const m = (k >= i - 12 ? JEST_FAIL_HEAD.exec(l) ?? VITEST_FAIL_HEAD.exec(l) ?? /^\s{2}\d+\) (.+)$/.exec(l) : null) ?? /^_{3,} (.+?) _{3,}$/.exec(l);
+      if (m && m[1].trim() !== message.trim()) name = m[1].trim().replace(/:$/, '');
+    }
+    const extra: string[] = [];
+    if (name) extra.push(`test: ${name}`);
+    for (let k = i + 1; k < this.lines.length && k <= i + 12; k++) {
+      const m = /^\s*(Expected|Received)(?: value)?: (.+)$/.exec(this.lines[k]);
+      if (m) extra.push(`${m[1]}: ${m[2].trim()}`);
+    }
+    return extra.length && !message.includes('\n') ? `${message}\n${extra.join('\n')}` : message;
   }
 
   isMochaFailure(i: number): boolean {

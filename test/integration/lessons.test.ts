@@ -137,7 +137,7 @@ suite('Lessons say what fixed it', function () {
       await capture.flush();
       const lesson = await lessonFor(a, open.id);
       assert.deepStrictEqual(lesson.commands, [install]);
-      assert.strictEqual(lesson.fixApproach, `Ran \`${install}\`, then \`node scripts/greet.js\` passed.`);
+      assert.strictEqual(lesson.fixApproach, `Ran \`${install}\`.`);
       assert.match(lesson.errorText, /Cannot find module 'tiny-dep'/);
       assert.ok(!/greet\.js \(|changed scripts/i.test(lesson.rootCause + lesson.fixApproach), `claims a file that did not change: ${lesson.rootCause}`);
     } finally {

@@ -147,7 +147,8 @@ describe('extract: formats without recorded fixtures', () => {
     const raw = ' FAIL  src/cart.test.ts\n  ● cart › adds items\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: 3\n    Received: 2\n';
     const e = primaryError(raw)!;
     assert.strictEqual(e.tool, 'jest');
-    assert.strictEqual(e.message, 'expect(received).toBe(expected) // Object.is equality');
+    // The test's name and Expected/Received travel with the message: they tell one failing test from another.
+    assert.strictEqual(e.message, 'expect(received).toBe(expected) // Object.is equality\ntest: cart › adds items\nExpected: 3\nReceived: 2');
   });
 
   it('editor diagnostics without a prefix use the source/code hint', () => {

@@ -177,7 +177,11 @@ function describeFile(d: FileDiff): string | undefined {
   if (d.deleted) return `deleted ${d.file}`;
   if (d.created) {
     const body = d.hunks.flatMap(h => meaningfulLines(h).added);
-    return body.length ? `created ${d.file} with ${codeSpan(body.slice(0, 3), 120)}` : `created ${d.file} (empty)`;
+    // A short file is quoted; a longer one is counted (its text is in the change), so the sentence never
+    // reads as if the paths inside the new file were part of the fix.
+    const telling = body.filter(l => /[\p{L}\p{N}]/u.test(l));
+    if (!body.length) return `created ${d.file} (empty)`;
+    return telling.length <= 2 ? `created ${d.file} with ${codeSpan(body, 120)}` : `created ${d.file} (${body.length} lines)`;
   }
   return undefined;
 }
@@ -208,8 +212,19 @@ function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): s
   return `edit:${top.diff.file.split('/').pop()}:${top.hunk.keyPath ?? ''}:${shape(removed)}=>${shape(added)}`;
 }
 
-export function fixEvidence(t: TrackedEpisode, diffs: readonly FileDiff[]): FixEvidence {
+/**
+ * Files that commands write as a consequence (lockfiles, build output, caches): a by-product of the fix or
+ * of the passing re-run, never the fix itself.
+ */
+const GENERATED = /(^|\/)(?:node_modules|dist|build|out|target|coverage|\.next|\.nuxt|\.turbo|\.cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|\.gradle|bin|obj)\/|(^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|composer\.lock|Gemfile\.lock|go\.sum)$|\.(?:o|obj|a|so|dylib|class|pyc|pyo|tsbuildinfo|map|log)$/;
+
+export function isGenerated(file: string): boolean {
+  return GENERATED.test(file);
+}
+
+export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): FixEvidence {
   const commands = t.outcome === 'success' || t.outcome === 'partial' ? fixCommands(t) : [];
+  const diffs = allDiffs.filter(d => !isGenerated(d.file));
   const ranked = rankHunks(t, diffs);
   const changedFiles = diffs.filter(d => d.hunks.length || d.created || d.deleted).map(d => d.file);
   const actions: string[] = [];
