@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What captured lessons say, measured on the labelled trace corpus (test/fixtures/traces, made from real
 // tool runs by scripts/dev/make-traces.mjs), for the current CLI and a baseline build side by side:
-//   node bench/lessons.mjs [--cli dist/cli.js] [--baseline OTHER/cli.js] [--json] [--verbose]
+//   node bench/lessons.mjs [--cli dist/cli.js] [--baseline OTHER/cli.js | --no-baseline] [--json] [--verbose]
+// Without --baseline the baseline is this tree's CLI built with the v0.1 lesson writer (bench/baseline/).
 // Every trace is replayed, in name order, into one store per CLI with
 // `node CLI --store DIR replay TRACE.jsonl --json` → {"episodes":[…],"lessons":[…],"warnings":[…]}; then
 // the queries in queries.jsonl go through `recall --proactive --json`. Printed:
@@ -147,7 +148,12 @@ function summary(m) {
 }
 
 const runs = [{ title: 'current', m: measure(resolve(opt('cli') ?? join(repo, 'dist', 'cli.js'))) }];
+// The baseline: another CLI build if given, else today's pipeline with the v0.1 lesson writer.
 if (opt('baseline')) runs.unshift({ title: 'baseline', m: measure(resolve(opt('baseline'))) });
+else if (!argv.includes('--no-baseline')) {
+  const { buildBaselineCli } = await import('./baseline/build.mjs');
+  runs.unshift({ title: 'v0.1 writer', m: measure(await buildBaselineCli()) });
+}
 const sums = runs.map(r => summary(r.m));
 
 if (json) {
