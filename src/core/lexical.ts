@@ -18,9 +18,62 @@ const WORD_RE = /[\p{L}\p{N}_$]+/gu;
 const HANGUL_RUN = /[\uac00-\ud7a3]+/g;
 const DIGIT = /\d/;
 const ALL_DIGITS = /^\d+$/;
+/** A number with a unit (14ms, 2s, 512kb): a timing or size, not a meaning. */
+const MEASURE = /^\d+(?:ms|s|m|h|kb|mb|gb|b)$/;
 const S_KEEP = /(ss|us|is|ys)$/;
 const DOUBLED = /([bdgmnprt])\1$/;
 const ID_SEPARATORS = /[_$]/g;
+
+// Noise that says where an error happened, not what it is: stack frames inside the runtime or
+// dependencies, location lines, runtime banners, and the folders of paths. Dropped before words are
+// taken, on both sides (memories and queries), so a shared Node internal never decides relevance and
+// never shows up as a reason.
+const JS_FRAME = /^\s+at (?:(?:async )?([^\s()][^()\n]*?) \(([^()\n]*)\)|(\S+:\d+(?::\d+)?))(?: \{)?$/;
+const PY_FRAME = /^\s*File "([^"\n]*)", line \d+(?:, in (\S+))?$/;
+const INTERNAL_PLACE = /^(?:node:|internal\/)|node_modules|<anonymous>|\/lib\/python\d|site-packages|<frozen |java\.base\/|jdk\.internal|\/rustc\//;
+const NOISE_LINE = /^\s*(?:-->\s|Node\.js v\d|node:internal\/|(?:file:\/\/)?\/\S*:\d+$|\^+$|- \/)/;
+const INTERNAL_HEADER = /^node:[\w/]+:\d+$/;
+const GENERIC_FRAME_NAME = /<anonymous>|^(?:Object|Context|Module|Function|process)\.|^(?:new )?Promise\b|^<module>$/;
+const PATH = /(?:[A-Za-z]:)?(?:file:\/\/)?[\w.@~+-]*(?:[\\/][\w.@~+-]+)+[\\/]?/g;
+const FILE_EXT = /\b([\w-]+)\.(?:[cm]?[jt]sx?|json|py|rs|c|cc|cpp|cxx|h|hpp|java|class|o|so|toml|lock|ya?ml|md|txt|sh|env|html|css|csv|sql|go|rb|cs)\b/gi;
+
+/** Error text without runtime-internal frames, location lines and path folders (see above). */
+export function meaningfulText(text: string): string {
+  // Plain questions (no newline, no path) skip the line work: tokenize runs for every memory at open.
+  if (!text.includes('\n') && !text.includes('/') && !text.includes('\\') && !FILE_EXT_TEST.test(text)) return text;
+  const out: string[] = [];
+  let skipSource = false;
+  for (const line of text.split('\n')) {
+    // Node prints "node:fs:448" and then the runtime's own source line that threw: both internal.
+    if (skipSource) { skipSource = false; continue; }
+    if (INTERNAL_HEADER.test(line)) { skipSource = true; continue; }
+    let m = JS_FRAME.exec(line);
+    if (m) {
+      // A frame of the user's own code keeps its function name (it says what ran); the place goes.
+      const name = m[1];
+      if (name && m[2] !== undefined && !INTERNAL_PLACE.test(m[2]) && !GENERIC_FRAME_NAME.test(name)) out.push(name.replace(/ \[as [^\]]*\]$/, ''));
+      continue;
+    }
+    if ((m = PY_FRAME.exec(line))) {
+      if (m[2] && !INTERNAL_PLACE.test(m[1]) && !GENERIC_FRAME_NAME.test(m[2])) out.push(m[2]);
+      continue;
+    }
+    if (NOISE_LINE.test(line)) continue;
+    out.push(line);
+  }
+  return out.join('\n')
+    .replace(PATH, p => baseName(p))
+    .replace(FILE_EXT, '$1');
+}
+const FILE_EXT_TEST = /\.(?:[cm]?[jt]sx?|json|py|rs|c|h|java|toml|ya?ml|sh|go|rb|cs)\b/i;
+
+/** The last segment of a path, without its extension: the part that names something. */
+function baseName(p: string): string {
+  if (/^(?:node:|internal\/)/.test(p)) return ' ';
+  const segs = p.split(/[\\/]/).filter(Boolean);
+  const last = segs[segs.length - 1] ?? '';
+  return ' ' + last.replace(/\.[\w]+$/, '') + ' ';
+}
 
 /** Light English stemming: enough that error/errors, resolve/resolved/resolving meet. */
 export function stem(w: string): string {
@@ -47,9 +100,9 @@ function wordToken(raw: string): string {
   if (tok !== undefined) return tok;
   tok = '';
   const lower = raw.toLowerCase();
-  // Line and column numbers (3, 15) are noise; ports and statuses (3000, 404) are not.
-  // Over 40 characters: hashes, base64 blobs, noise for ranking.
-  if (lower.length >= 2 && !(lower.length < 3 && ALL_DIGITS.test(lower)) && !STOP.has(lower) && lower.length <= 40) {
+    // Over 40 characters: hashes, base64 blobs, noise for ranking.
+  // Numbers alone (line, column, position, pid) never say what an error is; codes keep theirs (TS2322).
+  if (lower.length >= 2 && !ALL_DIGITS.test(lower) && !MEASURE.test(lower) && !STOP.has(lower) && lower.length <= 40) {
     tok = stem(lower);
   }
   if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
@@ -123,6 +176,7 @@ function splitIdentifier(out: string[], word: string): void {
 export function tokenize(text: string): string[] {
   if (!text) return [];
   const out: string[] = [];
+  text = meaningfulText(text);
   // One pass both collects the codes and blanks them out.
   const withoutCodes = text.replace(CODE_RE, code => { out.push(code.toLowerCase()); return ' '; });
   let latin = withoutCodes;
