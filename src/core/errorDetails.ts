@@ -21,7 +21,6 @@ const PATTERNS: { re: RegExp; kind: DetailKind; noun: string; join?: boolean }[]
   { re: /Cannot find (?:module|package) '([^'\n]{1,200})'/, kind: 'module', noun: 'module' },
   { re: /No module named '([^'\n]{1,200})'/, kind: 'module', noun: 'module' },
   { re: /unresolved import `([^`\n]{1,200})`/, kind: 'module', noun: 'module' },
-  { re: /(?:fatal )?error: ([\w./+-]{1,200}\.h(?:pp|h)?): No such file or directory/, kind: 'module', noun: 'header' },
   { re: /Type '([^'\n]{1,200})' is not assignable to type '([^'\n]{1,200})'/, kind: 'type', noun: 'types', join: true },
   { re: /Argument of type '([^'\n]{1,200})' is not assignable to parameter of type '([^'\n]{1,200})'/, kind: 'type', noun: 'types', join: true },
   { re: /does not exist on type '([^'\n]{1,200})'/, kind: 'type', noun: 'type' },

@@ -31,19 +31,28 @@ const ID_SEPARATORS = /[_$]/g;
 const JS_FRAME = /^\s+at (?:(?:async )?([^\s()][^()\n]*?) \(([^()\n]*)\)|(\S+:\d+(?::\d+)?))(?: \{)?$/;
 const PY_FRAME = /^\s*File "([^"\n]*)", line \d+(?:, in (\S+))?$/;
 const INTERNAL_PLACE = /^(?:node:|internal\/)|node_modules|<anonymous>|\/lib\/python\d|site-packages|<frozen |java\.base\/|jdk\.internal|\/rustc\//;
-const NOISE_LINE = /^\s*(?:-->\s|Node\.js v\d|node:internal\/|(?:file:\/\/)?\/\S*:\d+$|\^+$|- \/)/;
-const INTERNAL_HEADER = /^node:[\w/]+:\d+$/;
+const NOISE_LINE = /^\s*(?:-->\s|Node\.js v\d|node:internal\/|(?:file:\/\/)?\/\S*:\d+$|[~^]+$|- \/)/;
+const INTERNAL_HEADER = /^(?:node:[\w/]+|<[\w_]+>):\d+$/;
 const GENERIC_FRAME_NAME = /<anonymous>|^(?:Object|Context|Module|Function|process)\.|^(?:new )?Promise\b|^<module>$/;
 const PATH = /(?:[A-Za-z]:)?(?:file:\/\/)?[\w.@~+-]*(?:[\\/][\w.@~+-]+)+[\\/]?/g;
+const GENERIC_FOLDER = /^(?:src|lib|libs|dist|build|out|bin|app|apps|tmp|temp|var|usr|home|root|users|opt|node_modules|site-packages|packages|\.\w+|[\w.-]*\d[\w.-]*)$/i;
 const FILE_EXT = /\b([\w-]+)\.(?:[cm]?[jt]sx?|json|py|rs|c|cc|cpp|cxx|h|hpp|java|class|o|so|toml|lock|ya?ml|md|txt|sh|env|html|css|csv|sql|go|rb|cs)\b/gi;
 
-/** Error text without runtime-internal frames, location lines and path folders (see above). */
-export function meaningfulText(text: string): string {
+/**
+ * Error text without runtime-internal frames and location lines (see above). Absolute paths keep only
+ * their file name (the folders are someone's machine); relative ones (`netutil/socket.h`, `@lib/dates`)
+ * name what is missing and keep their folders, unless `folders` is false (words shown to people).
+ */
+export function meaningfulText(text: string, folders = true): string {
   // Plain questions (no newline, no path) skip the line work: tokenize runs for every memory at open.
   if (!text.includes('\n') && !text.includes('/') && !text.includes('\\') && !FILE_EXT_TEST.test(text)) return text;
   const out: string[] = [];
   let skipSource = false;
+  let inInternalFrame = false;
   for (const line of text.split('\n')) {
+    // Python prints the source of each frame indented below it: the runtime's own source is internal too.
+    if (inInternalFrame && /^\s{4,}\S/.test(line) && !PY_FRAME.test(line)) continue;
+    inInternalFrame = false;
     // Node prints "node:fs:448" and then the runtime's own source line that threw: both internal.
     if (skipSource) { skipSource = false; continue; }
     if (INTERNAL_HEADER.test(line)) { skipSource = true; continue; }
@@ -55,24 +64,29 @@ export function meaningfulText(text: string): string {
       continue;
     }
     if ((m = PY_FRAME.exec(line))) {
-      if (m[2] && !INTERNAL_PLACE.test(m[1]) && !GENERIC_FRAME_NAME.test(m[2])) out.push(m[2]);
+      inInternalFrame = INTERNAL_PLACE.test(m[1]);
+      if (m[2] && !inInternalFrame && !GENERIC_FRAME_NAME.test(m[2])) out.push(m[2]);
       continue;
     }
     if (NOISE_LINE.test(line)) continue;
     out.push(line);
   }
   return out.join('\n')
-    .replace(PATH, p => baseName(p))
+    .replace(PATH, p => baseName(p, folders))
     .replace(FILE_EXT, '$1');
 }
 const FILE_EXT_TEST = /\.(?:[cm]?[jt]sx?|json|py|rs|c|h|java|toml|ya?ml|sh|go|rb|cs)\b/i;
 
 /** The last segment of a path, without its extension: the part that names something. */
-function baseName(p: string): string {
+function baseName(p: string, folders: boolean): string {
   if (/^(?:node:|internal\/)/.test(p)) return ' ';
+  if (folders && !/^(?:[A-Za-z]:|file:|[~\\/])/.test(p)) return p.replace(/\.\w+$/, '');
   const segs = p.split(/[\\/]/).filter(Boolean);
-  const last = segs[segs.length - 1] ?? '';
-  return ' ' + last.replace(/\.[\w]+$/, '') + ' ';
+  const last = (segs[segs.length - 1] ?? '').replace(/\.[\w]+$/, '');
+  // An absolute path: its file name, and for relevance the folder holding it when that names something
+  // (templates/, migrations/), never the machine's part (/home/dev, /tmp, src/).
+  const parent = folders ? segs[segs.length - 2] ?? '' : '';
+  return ' ' + (parent && !GENERIC_FOLDER.test(parent) ? parent + ' ' : '') + last + ' ';
 }
 
 /** Light English stemming: enough that error/errors, resolve/resolved/resolving meet. */

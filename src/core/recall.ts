@@ -57,8 +57,6 @@ const GLOBAL_SCOPE = { ok: true, spec: 0 } as const;
 /** A signature shared by more memories than this (a very common error) is narrowed before ranking. */
 const MAX_SIGNATURE_CANDIDATES = 300;
 const LADDER_RANK = { observation: 0, pattern: 1, rule: 2, constraint: 3 } as const;
-/** Scope fit saturates here: `packages/web/src/**` is about as specific as a memory gets. */
-const FULL_SCOPE_FIT = 400;
 const MAX_DETAIL_CACHE = 5000;
 
 interface Scored { memory: Memory; score: number; spec: number; c: Candidate; evidence: RecallEvidence }
@@ -100,10 +98,12 @@ export class RecallEngine {
     const sigIds = new Map<string, string>(); // id -> label
     for (const [key, label] of querySignatures(text)) {
       for (const id of bySignature.get(key) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
-      const codeless = codeOf(key) === '-';
+      const code = codeOf(key);
       for (const other of byText.get(signatureTextOf(key)) ?? []) {
-        // Only when one side lacks a code: TS2322 and TS2345 with the same words are different errors.
-        if (other === key || (!codeless && codeOf(other) !== '-')) continue;
+        // When one side lacks a code, or both have the same one under another tool (mocha and node print
+        // the same ERR_ASSERTION): TS2322 and TS2345 with the same words are different errors.
+        const otherCode = codeOf(other);
+        if (other === key || (code !== '-' && otherCode !== '-' && otherCode !== code)) continue;
         for (const id of bySignature.get(other) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
       }
     }
@@ -187,6 +187,7 @@ export class RecallEngine {
     }
     belowExact(scored);
     scored.sort((a, b) => b.score - a.score || b.spec - a.spec || a.memory.id.localeCompare(b.memory.id));
+    specificFirst(scored);
 
     const out: Scored[] = [];
     // Proactive surfaces see only what passes the gate; the floor is then taken from the best of those.
@@ -243,15 +244,11 @@ export class RecallEngine {
 
   private score(m: Memory, c: Candidate, now: number, hasVectors: boolean, spec: number, meaning: QueryMeaning, model: boolean): Scored {
     const textRel = hasVectors ? 0.75 * c.lex + 0.25 * Math.max(0, c.cos) : c.lex;
-    // How tightly the memory's scope covers the file; any fitting scope counts for at least half.
-    const fit = spec > 0 ? 0.5 + 0.5 * Math.min(1, spec / FULL_SCOPE_FIT) : 0;
     const nearMiss = !!c.sig && c.details?.same === false;
-    // A signature match outranks any word match of equal strength. Among memories of the same error the
-    // tighter scope outweighs the words (a longer pasted trace shares more words, not more meaning);
-    // another module / type / test ranks below the exact error (see belowExact too).
-    const relevance = !c.sig ? 0.85 * textRel
-      : nearMiss ? 0.4 + 0.08 * textRel + 0.12 * fit
-      : 0.7 + 0.08 * textRel + 0.22 * fit;
+    // A signature match outranks any word match of equal strength; words still order signature twins.
+    // Another module / type / test ranks below the exact error (belowExact), and among memories of one
+    // error the tighter scope goes first (specificFirst).
+    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : 0.85 * textRel;
     const score = clamp01(relevance * this.prior(m, now, spec));
     let weight = 0;
     for (const t of new Set(c.terms)) weight += meaning.idf.get(t) ?? 0;
@@ -259,6 +256,7 @@ export class RecallEngine {
     for (const t of meaning.message) if (c.terms.includes(t)) said++;
     const evidence: RecallEvidence = {
       signature: c.sig ? (nearMiss ? 'other-details' : 'same') : undefined,
+      otherError: !c.sig && meaning.isError && !!memorySignature(m),
       coverage: meaning.total > 0 ? weight / meaning.total : 0,
       messageCoverage: meaning.message.size ? said / meaning.message.size : undefined,
       matched: new Set(c.terms).size,
@@ -303,7 +301,7 @@ export class RecallEngine {
     }
     if (c.terms.length) {
       // Only words that mean something to a person: no numbers, no two-letter fragments.
-      const words = [...new Set(this.rarestFirst(c.terms).map(t => surface.get(t) ?? t))].filter(shownWord).slice(0, 8);
+      const words = [...new Set(this.rarestFirst(c.terms).filter(t => surface.has(t)).map(t => surface.get(t)!))].filter(shownWord).slice(0, 8);
       if (words.length) why.push(`words: ${words.join(', ')}`);
     }
     if (c.cos >= MIN_SIMILAR) why.push(`similar ${c.cos.toFixed(2)}`);
@@ -376,7 +374,9 @@ export function signatureKeyOf(rawError: string): string | undefined {
 function codeOf(key: string): string {
   const i = key.indexOf(':');
   const j = i < 0 ? -1 : key.indexOf(':', i + 1);
-  return j < 0 ? '-' : key.slice(i + 1, j);
+  const code = j < 0 ? '-' : key.slice(i + 1, j);
+  // Plain "Error" is the class every JS error has, not a code: as good as none.
+  return code === 'Error' ? '-' : code;
 }
 
 /** The message part of a key ("tool:code:text" → "text"), without a leading "error:" the tool may print. */
@@ -403,7 +403,8 @@ function surfaceMap(query: string): Map<string, string> {
   const found = new Map<string, string>();
   const exact = new Set<string>();
   const seen = new Set<string>();
-  for (const raw of meaningfulText(query.slice(0, 4000)).split(/[^\p{L}\p{N}_$-]+/u)) {
+  // Words inside paths never become reasons: folders are where, not what.
+  for (const raw of meaningfulText(query.slice(0, 4000), false).split(/[^\p{L}\p{N}_$-]+/u)) {
     const w = raw.replace(/^-+|-+$/g, '');
     if (!w || seen.has(w)) continue;
     seen.add(w);
@@ -428,13 +429,14 @@ function shownWord(w: string): boolean {
  * The query's words with their weight (unknown words count fully: no memory has them, evidence
  * against), and the words of its error message proper, when it has one.
  */
-interface QueryMeaning { idf: Map<string, number>; total: number; message: Set<string> }
+interface QueryMeaning { idf: Map<string, number>; total: number; message: Set<string>; isError: boolean }
 
 function queryMeaning(text: string, tokens: string[], lexical: Bm25Index): QueryMeaning {
   let message = new Set<string>();
+  let isError = false;
   try {
     const sig = text.trim() ? signatureOf(text) : undefined;
-    if (sig) message = new Set(tokenize(sig.words.join(' ')));
+    if (sig) { message = new Set(tokenize(sig.words.join(' '))); isError = true; }
   } catch {
     // No parsable error: the words alone decide.
   }
@@ -447,7 +449,7 @@ function queryMeaning(text: string, tokens: string[], lexical: Bm25Index): Query
     idf.set(t, w);
     total += w;
   }
-  return { idf, total, message };
+  return { idf, total, message, isError };
 }
 
 /**
@@ -460,6 +462,30 @@ function belowExact(scored: Scored[]): void {
   if (minExact === Infinity) return;
   for (const r of scored) {
     if (r.evidence.signature === 'other-details' && r.score >= minExact) r.score = round3(Math.max(0, minExact - 0.001));
+  }
+}
+
+/**
+ * Specific beats general: of memories about the same error (one signature, matched alike), the one whose
+ * scope covers the file more tightly goes first, whatever the length of their texts (a longer pasted
+ * trace shares more words, not more meaning). The group keeps the places and scores it had, so results
+ * stay ordered by score; only who holds them changes.
+ */
+function specificFirst(scored: Scored[]): void {
+  const groups = new Map<string, number[]>();
+  scored.forEach((r, i) => {
+    const sig = r.evidence.signature && memorySignature(r.memory);
+    if (!sig) return;
+    const key = `${r.evidence.signature}\n${sig}`;
+    const g = groups.get(key);
+    if (g) g.push(i); else groups.set(key, [i]);
+  });
+  for (const at of groups.values()) {
+    if (at.length < 2) continue;
+    const members = at.map(i => scored[i]);
+    const scores = members.map(r => r.score);
+    members.sort((a, b) => b.spec - a.spec || b.score - a.score);
+    at.forEach((i, n) => { scored[i] = members[n]; scored[i].score = scores[n]; });
   }
 }
 

@@ -12,6 +12,8 @@ export interface RecallEvidence {
    * undefined: no signature in common.
    */
   signature?: 'same' | 'other-details';
+  /** The query is an error and the memory is about another one (its signature differs). */
+  otherError?: boolean;
   /** Share of the query's meaning (idf-weighted words, unknown words counted at full weight) the memory has. */
   coverage: number;
   /** Share of the query's error-message words (its signature's words) the memory has; undefined when the query has no error. */
@@ -40,6 +42,9 @@ export function isStrong(e: RecallEvidence): boolean {
   if (e.signature === 'same') return true;
   // Same error, another module / type / test: the old fix is likely wrong here, so never unasked.
   if (e.signature === 'other-details') return false;
+  // Which error it is, signatures decide; shared words ("no such file", "cannot find") do not make two
+  // errors one. Words speak for memories without an error (facts, rules) or queries that are not one.
+  if (e.otherError) return false;
   const saysTheError = e.messageCoverage === undefined || e.messageCoverage >= MIN_MESSAGE_COVERAGE;
   if (!saysTheError || e.matched < MIN_MATCHED) return false;
   return e.coverage >= MIN_COVERAGE || (e.model && e.similarity >= MIN_MODEL_SIMILARITY);

@@ -9,11 +9,13 @@ describe('lexical: tokenize', () => {
 
   it('splits camelCase, snake_case and paths, and keeps the whole identifier', () => {
     const t = tokenize('ModuleNotFoundError in packages/web/src/fooBar.ts via load_config_file');
-    for (const w of ['modul', 'found', 'modulenotfounderror', 'foo', 'bar', 'load', 'config']) {
+    for (const w of ['modul', 'found', 'modulenotfounderror', 'packag', 'web', 'foo', 'bar', 'load', 'config']) {
       assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
     }
-    // A path's folders say where, not what: only its file name counts (and never its extension).
-    for (const w of ['packag', 'web', 'src', 'ts']) assert.ok(!t.includes(w), `${w} not in ${t.join(' ')}`);
+    // An absolute path's upper folders are someone's machine: its file name and the folder holding it count.
+    const abs = tokenize('ENOENT: open /home/dev/shop-api/templates/settings.json');
+    for (const w of [...tokenize('settings'), ...tokenize('templates')]) assert.ok(abs.includes(w), `${w} in ${abs.join(' ')}`);
+    for (const w of ['home', 'dev', 'shop', 'json']) assert.ok(!abs.includes(w), `${w} not in ${abs.join(' ')}`);
   });
 
   it('keeps numbers, runtime-internal stack frames and location lines out of the words', () => {

@@ -6,8 +6,8 @@ import { isStrong } from '../../src/core/recallGate';
 // lesson answers and 28 that nothing stored answers (families not in the store, and near misses:
 // the same error code with another module, types or test).
 describe('recall gate: quiet when it has nothing (calibration set of real tool output)', () => {
-  it('is quiet on at least 90% of errors with no right answer, with hit@1 of at least 0.9 on the others', async () => {
-    const c = await calibrate('gate');
+  for (const form of ['output', 'line'] as const) it(`is quiet on at least 90% of errors with no right answer, with hit@1 of at least 0.9 on the others (query: the ${form === 'output' ? 'whole tool output' : "diagnostic's error line"})`, async () => {
+    const c = await calibrate('gate', undefined, form);
     assert.ok(c.answerable >= 25 && c.noAnswer >= 20, `set size ${c.answerable}/${c.noAnswer}`);
     const noisy = c.outcomes.filter(o => o.expect === null && o.shown.length).map(o => `${o.from} → ${o.shown.map(s => s.id)}`);
     const misses = c.outcomes.filter(o => o.expect !== null && o.shown[0]?.id !== o.expect).map(o => `${o.from} → ${o.shown.map(s => s.id) || 'nothing'}`);
