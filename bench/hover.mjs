@@ -5,7 +5,7 @@
 //
 // What is measured, per size:
 //   hover:    store.recall({ text: 'error TS2322: <message>', file, k: 3, owners: ['workspace'] }) and the
-//             relevance filter the hover applies (src/vscode/diagnosticRecall.ts) — a cache MISS: the hover
+//             proactive gate the hover applies (src/core/recallGate.ts via src/vscode/diagnosticRecall.ts) — a cache MISS: the hover
 //             usually reads a cache filled in the background, so this is the worst case a user can wait for.
 //   relevant: the sidebar's "Relevant now" query (up to 5 diagnostics of the file, one per line, k: 5).
 //   baseline: a brute-force scan in the same run: the diagnostic's signature key compared with every
@@ -25,7 +25,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
 const arg = (name, def) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : def; };
 
-const MIN_SCORE = 0.45; // src/vscode/diagnosticRecall.ts: below this a result must share the signature
 const PACKAGES = Array.from({ length: 40 }, (_, i) => `packages/p${i}`);
 
 if (process.argv[2] !== '--child') {
@@ -103,16 +102,10 @@ function hoverQueries(lessons, count) {
     const ts = /error TS(\d+):\s*(.*)$/.exec(msg);
     // diagnosticText(): "error TS<code>: message" for TypeScript, "<source> <code>: message" otherwise.
     const text = ts ? `error TS${ts[1]}: ${ts[2]}` : msg;
-    const relevantLine = ts ? `ts ${ts[1]}: ${ts[2]}` : msg;
+    const relevantLine = text; // Relevant now words each error like the hover (diagnosticText)
     qs.push({ text, relevantLine, file: `${pkg}/src/feature/file${i % 17}.ts`, expect: m.id.split('.v')[0] });
   }
   return qs;
-}
-
-function isRelevantToError(res, signature) {
-  if (res.memory.kind === 'lesson' && res.memory.errorSignature === signature) return true;
-  if (res.why.some(w => /signature/i.test(w))) return true;
-  return res.score >= MIN_SCORE;
 }
 
 const stats = xs => ({ p50: percentile(xs, 0.5), p95: percentile(xs, 0.95), p99: percentile(xs, 0.99) });
@@ -168,13 +161,13 @@ try {
 
   let hits = 0, shown = 0;
   const hover = await timeAll(qs, async q => {
-    const sig = signatureKeyOf(q.text) ?? '';
-    const res = (await store.recall({ text: q.text, file: q.file, k: 3, owners: ['workspace'] })).filter(x => isRelevantToError(x, sig));
+    // The hover asks with the proactive gate (src/vscode/diagnosticRecall.ts), nothing filters after it.
+    const res = await store.recall({ text: q.text, file: q.file, k: 3, owners: ['workspace'], proactive: true });
     shown += res.length;
     if (res.some(x => x.memory.id.split('.v')[0] === q.expect)) hits++;
   });
   const relevantQs = qs.map((q, i) => ({ file: q.file, text: [q.relevantLine, ...qs.slice(i + 1, i + 1 + (i % 5)).map(o => o.relevantLine)].join('\n') }));
-  const relevant = await timeAll(relevantQs, q => store.recall({ text: q.text, file: q.file, k: 5, owners: ['workspace'] }));
+  const relevant = await timeAll(relevantQs, q => store.recall({ text: q.text, file: q.file, k: 5, owners: ['workspace'], proactive: true }));
   const rssAfter = process.memoryUsage().rss;
 
   // Baseline: no index. Signature key of the diagnostic against every memory's key (scope-checked), then

@@ -6,6 +6,7 @@ import { cpus, loadavg } from 'node:os';
 import { benchImport } from './import.mjs';
 import { benchQuality } from './quality.mjs';
 import { benchRecall } from './recall.mjs';
+import { benchRecallQuality, recallQualityTable } from './recall-quality.mjs';
 
 const quick = process.argv.includes('--quick');
 const quiet = () => {};
@@ -14,6 +15,8 @@ const f2 = x => x.toFixed(2);
 
 console.error('quality…');
 const q = await benchQuality({ log: quiet });
+console.error('proactive recall quality…');
+const rq = await benchRecallQuality({ log: s => console.error(s) });
 console.error('recall latency…');
 const recall = await benchRecall({ sizes: quick ? [1000, 10000] : [1000, 10000, 50000], queries: quick ? 100 : 200, log: s => console.error(s) });
 console.error('import throughput…');
@@ -31,6 +34,10 @@ if (q) {
   out.push('TF-IDF = naive baseline: cosine over each memory\'s whole text, no signature normalisation, no scope.');
   out.push('');
 }
+out.push(`### Proactive recall: quiet when nothing stored answers (${rq[rq.length - 1].answerable} answerable errors, ${rq[rq.length - 1].noAnswer} with no right answer, real tool output)`);
+out.push('');
+out.push(recallQualityTable(rq));
+out.push('');
 out.push('### Recall latency (synthetic lessons, scoped queries, k = 5)');
 out.push('');
 out.push('| memories | p50 ms | p95 ms | brute-force p50 ms | brute-force p95 ms | p50 ratio | CPU p50 ms (recall / brute force) |');

@@ -21,7 +21,10 @@ commands:
                                         --trusted keeps maturity/confidence as written (your own backup)
                                         a repeated id: the first line wins, later ones are reported and skipped;
                                         a lesson without id repeating one (same error, fix, scope) is merged as evidence
-  recall QUERY [--file PATH] [--k N] [--json] [--kinds a,b] [--owners a,b] [--outcome success|failure]
+  recall QUERY [--file PATH] [--k N] [--json] [--kinds a,b] [--owners a,b] [--outcome success|failure] [--proactive]
+                                        --proactive: only what the editor would show unasked (hover,
+                                        Relevant now): strong evidence or nothing; otherwise weak matches
+                                        come too, marked "weak"
   recall --stdin ...                    read the query from stdin
   recall --queries FILE [--json]        JSON lines {"query": "...", "file": "..."}: one result line each
   export [--out FILE]                   all memories in the import format (round-trips)
@@ -46,6 +49,30 @@ class UsageError extends Error {}
 interface Args { positional: string[]; flags: Map<string, string | true> }
 
 const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace']);
+
+/** Options every command takes. */
+const COMMON_FLAGS = ['store', 'workspace', 'json', 'help'];
+/** Options per command: anything else is a usage error, never silently ignored (a typo must not change the answer). */
+const COMMAND_FLAGS: Record<string, readonly string[]> = {
+  import: ['trusted', 'batch'],
+  recall: ['file', 'k', 'kinds', 'owners', 'outcome', 'stdin', 'queries', 'proactive'],
+  export: ['out'],
+  stats: [],
+  show: [],
+  forget: ['reason'],
+  feedback: ['reason'],
+};
+
+/** Throws a UsageError naming the first option the command does not take. */
+export function checkFlags(cmd: string, args: Args): void {
+  const allowed = COMMAND_FLAGS[cmd];
+  if (!allowed) return;
+  for (const name of args.flags.keys()) {
+    if (COMMON_FLAGS.includes(name) || allowed.includes(name)) continue;
+    const takes = [...allowed, ...COMMON_FLAGS].map(f => `--${f}`).join(', ');
+    throw new UsageError(`unknown option --${name} for "${cmd}" (it takes ${takes})`);
+  }
+}
 
 export function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
@@ -95,6 +122,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const json = args.flags.has('json');
   const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
+  try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
 
   // Reading commands never create a store where there is none; writing ones may.
   const reading = cmd === 'recall' || cmd === 'export' || cmd === 'stats' || cmd === 'show';
@@ -177,7 +205,7 @@ function resultJson(r: RecallResult) {
   const m = r.memory;
   const base = {
     id: m.id, kind: m.kind, score: r.score, why: r.why, title: memoryTitle(m), scope: m.scope,
-    maturity: m.maturity, confidence: round(mean(m.confidence)),
+    maturity: m.maturity, confidence: round(mean(m.confidence)), ...(r.weak ? { weak: true } : {}),
   };
   switch (m.kind) {
     case 'lesson': return {
@@ -202,7 +230,9 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
   if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure') throw new UsageError('--outcome must be success or failure');
   const cwd = process.cwd();
   const rel = (f: string | undefined) => (f ? toWorkspaceRelative(f, [cwd]) ?? f : undefined);
-  const ask = (query: string, file?: string) => store.recall({ text: query, file: rel(file), k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined });
+  // --proactive applies exactly the gate the editor's unasked surfaces use (core/recallGate.ts).
+  const proactive = args.flags.has('proactive') || undefined;
+  const ask = (query: string, file?: string) => store.recall({ text: query, file: rel(file), k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive });
 
   const queriesFile = str(args, 'queries');
   if (queriesFile) {
@@ -215,7 +245,7 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
       try { q = JSON.parse(line); } catch { io.out(JSON.stringify({ line: n, error: 'not valid JSON' }) + '\n'); continue; }
       if (typeof q?.query !== 'string') { io.out(JSON.stringify({ line: n, error: '"query" must be a string' }) + '\n'); continue; }
       const file = typeof q.file === 'string' && q.file ? q.file : undefined;
-      const results = await store.recall({ text: q.query, file: rel(file), k: typeof q.k === 'number' ? q.k : k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined });
+      const results = await store.recall({ text: q.query, file: rel(file), k: typeof q.k === 'number' ? q.k : k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive });
       if (json) io.out(JSON.stringify({ query: q.query, ...(file ? { file } : {}), results: results.map(resultJson) }) + '\n');
       else io.out(readable(q.query, results) + '\n');
     }
@@ -243,7 +273,7 @@ function readable(query: string, results: RecallResult[]): string {
   let s = '';
   results.forEach((r, i) => {
     const m = r.memory;
-    s += `${i + 1}. [${m.kind}, ${m.maturity}] ${memoryTitle(m)}  (${m.id}, score ${r.score.toFixed(2)})\n`;
+    s += `${i + 1}. [${m.kind}, ${m.maturity}] ${memoryTitle(m)}  (${m.id}, score ${r.score.toFixed(2)}${r.weak ? ', weak match' : ''})\n`;
     if (m.kind === 'lesson') {
       if (m.rootCause) s += `   cause: ${m.rootCause}\n`;
       if (m.fixApproach) s += `   fix:   ${m.fixApproach}\n`;

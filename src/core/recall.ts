@@ -1,9 +1,12 @@
 // Scoped recall: candidates from the exact signature key, BM25 words and (optionally) vectors; filters
 // for owner, expiry, quarantine, outcome and scope; rank by relevance × trust × recency × importance,
-// tighter scope first; a hard cap, plus every constraint in scope; each result says why it came.
+// tighter scope first; a hard cap, plus every constraint in scope; each result says why it came and,
+// through the proactive gate (recallGate.ts), whether it is strong enough to show unasked.
+import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from './errorDetails';
 import { extractErrors } from './extract';
-import { tokenize, type Bm25Index } from './lexical';
+import { meaningfulText, tokenize, type Bm25Index } from './lexical';
 import { memorySignature } from './memoryText';
+import { isStrong, type RecallEvidence } from './recallGate';
 import type { MemoryState } from './reduce';
 import { scopeMatches, scopeSpecificity } from './scope';
 import { normaliseSignature, signatureOf } from './signature';
@@ -54,8 +57,9 @@ const GLOBAL_SCOPE = { ok: true, spec: 0 } as const;
 /** A signature shared by more memories than this (a very common error) is narrowed before ranking. */
 const MAX_SIGNATURE_CANDIDATES = 300;
 const LADDER_RANK = { observation: 0, pattern: 1, rule: 2, constraint: 3 } as const;
+const MAX_DETAIL_CACHE = 5000;
 
-interface Scored { memory: Memory; score: number; spec: number; c: Candidate }
+interface Scored { memory: Memory; score: number; spec: number; c: Candidate; evidence: RecallEvidence }
 
 interface Candidate {
   id: string;
@@ -63,11 +67,14 @@ interface Candidate {
   lex: number;
   terms: string[];
   cos: number;
+  /** For signature matches: whether the module / type / test of the error is the same. */
+  details?: DetailMatch;
 }
 
 export class RecallEngine {
   private constraintCache: { revision: number; ids: string[] } | undefined;
   private textCache: { revision: number; size: number; byText: Map<string, string[]> } | undefined;
+  private readonly detailCache = new Map<string, { at: number; details: ErrorDetail[] }>();
 
   constructor(private readonly deps: RecallDeps) {}
 
@@ -91,16 +98,19 @@ export class RecallEngine {
     const sigIds = new Map<string, string>(); // id -> label
     for (const [key, label] of querySignatures(text)) {
       for (const id of bySignature.get(key) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
-      const codeless = codeOf(key) === '-';
+      const code = codeOf(key);
       for (const other of byText.get(signatureTextOf(key)) ?? []) {
-        // Only when one side lacks a code: TS2322 and TS2345 with the same words are different errors.
-        if (other === key || (!codeless && codeOf(other) !== '-')) continue;
+        // When one side lacks a code, or both have the same one under another tool (mocha and node print
+        // the same ERR_ASSERTION): TS2322 and TS2345 with the same words are different errors.
+        const otherCode = codeOf(other);
+        if (other === key || (code !== '-' && otherCode !== '-' && otherCode !== code)) continue;
         for (const id of bySignature.get(other) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
       }
     }
 
     // 2. Words (BM25), rarest query tokens first when the query is long.
     const tokens = pickTokens(tokenize(text), lexical);
+    const meaning = queryMeaning(text, tokens, lexical);
     const lexHits = lexical.searchWithTerms(tokens, poolSize);
     const maxLex = lexHits.length ? lexHits[0].score : 0;
     for (const h of lexHits) {
@@ -143,6 +153,15 @@ export class RecallEngine {
       }
       if (members.length > MAX_SIGNATURE_CANDIDATES) members = members.sort((a, b) => b.prior - a.prior).slice(0, MAX_SIGNATURE_CANDIDATES);
       for (const x of members) cand(x.id).sig = x.label;
+      // The details the signature normalised away (module, types, test) tell a fix apart from a near miss.
+      const qDetails = errorDetails(text);
+      if (qDetails.length) {
+        for (const c of cands.values()) {
+          if (!c.sig) continue;
+          const m = state.get(c.id);
+          if (m) c.details = compareDetails(qDetails, this.detailsOf(m));
+        }
+      }
     }
 
     // 3. Meaning (vectors), when an embedder is available: a full search, or a rescore of the candidates.
@@ -158,19 +177,24 @@ export class RecallEngine {
         for (const c of front) { const w = vectorOf(c.id); if (w) c.cos = Math.max(0, cosine(v, w)); }
       }
     }
+    const model = hasVectors && !!vectors;
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
       if (!keep(m)) continue;
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
-      scored.push(this.score(m, c, now, hasVectors, scopeOf(m).spec));
+      scored.push(this.score(m, c, now, hasVectors, scopeOf(m).spec, meaning, model));
     }
+    belowExact(scored);
     scored.sort((a, b) => b.score - a.score || b.spec - a.spec || a.memory.id.localeCompare(b.memory.id));
+    specificFirst(scored);
 
     const out: Scored[] = [];
+    // Proactive surfaces see only what passes the gate; the floor is then taken from the best of those.
+    const eligible = q.proactive ? scored.filter(r => isStrong(r.evidence)) : scored;
     // Far weaker than the best hit means it matched on filler ("not", "error"): noise, not memory.
-    const floor = (scored[0]?.score ?? 0) * RELATIVE_FLOOR;
-    for (const r of scored) {
+    const floor = (eligible[0]?.score ?? 0) * RELATIVE_FLOOR;
+    for (const r of eligible) {
       if (out.length >= k || r.score < floor) break;
       if (this.deps.isStale?.(r.memory)) continue;
       out.push(r);
@@ -188,7 +212,10 @@ export class RecallEngine {
       if (!keep(m)) continue;
       if (!q.file && m.scope.length) continue; // "in scope" needs a file unless the constraint applies everywhere
       if (this.deps.isStale?.(m)) continue;
-      out.push(byId.get(id) ?? this.score(m, { id, lex: 0, terms: [], cos: 0 }, now, hasVectors, scopeOf(m).spec));
+      const r = byId.get(id) ?? this.score(m, { id, lex: 0, terms: [], cos: 0 }, now, hasVectors, scopeOf(m).spec, meaning, model);
+      // Unasked, a constraint still needs evidence that it concerns this error: quiet beats noisy.
+      if (q.proactive && !isStrong(r.evidence)) continue;
+      out.push(r);
       constraints.add(id);
       extra++;
     }
@@ -197,7 +224,9 @@ export class RecallEngine {
     return out.map(r => {
       const why = this.explain(r, q, surface);
       if (constraints.has(r.memory.id) && !why.includes('constraint in scope')) why.unshift('constraint in scope');
-      return { memory: r.memory, score: r.score, why };
+      const result: RecallResult = { memory: r.memory, score: r.score, why };
+      if (!isStrong(r.evidence)) result.weak = true;
+      return result;
     });
   }
 
@@ -213,12 +242,40 @@ export class RecallEngine {
     return true;
   }
 
-  private score(m: Memory, c: Candidate, now: number, hasVectors: boolean, spec: number): Scored {
+  private score(m: Memory, c: Candidate, now: number, hasVectors: boolean, spec: number, meaning: QueryMeaning, model: boolean): Scored {
     const textRel = hasVectors ? 0.75 * c.lex + 0.25 * Math.max(0, c.cos) : c.lex;
+    const nearMiss = !!c.sig && c.details?.same === false;
     // A signature match outranks any word match of equal strength; words still order signature twins.
-    const relevance = c.sig ? 0.55 + 0.45 * textRel : 0.85 * textRel;
+    // Another module / type / test ranks below the exact error (belowExact), and among memories of one
+    // error the tighter scope goes first (specificFirst).
+    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : 0.85 * textRel;
     const score = clamp01(relevance * this.prior(m, now, spec));
-    return { memory: m, score: round3(score), spec, c };
+    let weight = 0;
+    for (const t of new Set(c.terms)) weight += meaning.idf.get(t) ?? 0;
+    let said = 0;
+    for (const t of meaning.message) if (c.terms.includes(t)) said++;
+    const evidence: RecallEvidence = {
+      signature: c.sig ? (nearMiss ? 'other-details' : 'same') : undefined,
+      otherError: !c.sig && meaning.isError && !!memorySignature(m),
+      coverage: meaning.total > 0 ? weight / meaning.total : 0,
+      messageCoverage: meaning.message.size ? said / meaning.message.size : undefined,
+      matched: new Set(c.terms).size,
+      similarity: Math.max(0, c.cos),
+      model,
+    };
+    return { memory: m, score: round3(score), spec, c, evidence };
+  }
+
+  /** Details of a memory's own error text, cached per memory version (signature matches only). */
+  private detailsOf(m: Memory): ErrorDetail[] {
+    const raw = m.kind === 'lesson' ? m.errorText : m.kind === 'episode' ? m.trigger : '';
+    if (!raw) return [];
+    const hit = this.detailCache.get(m.id);
+    if (hit && hit.at === m.updatedAt) return hit.details;
+    const details = errorDetails(raw);
+    if (this.detailCache.size >= MAX_DETAIL_CACHE) this.detailCache.clear();
+    this.detailCache.set(m.id, { at: m.updatedAt, details });
+    return details;
   }
 
   /** Everything but relevance: trust × recency × importance × scope fit. */
@@ -236,14 +293,16 @@ export class RecallEngine {
   private explain(r: Scored, q: RecallQuery, surface: Map<string, string>): string[] {
     const { memory: m, c } = r;
     const why: string[] = [];
-    if (c.sig) why.push(`same signature ${c.sig}`);
+    if (c.sig && c.details?.same === false) why.push(`same error ${c.sig}, different ${c.details.differ.noun} '${c.details.differ.value.slice(0, 80)}'`);
+    else if (c.sig) why.push(`same signature ${c.sig}`);
     if (q.file && m.scope.length) {
       const globs = m.scope.filter(g => scopeMatches([g], q.file));
       if (globs.length) why.push(`scope ${globs.join(', ')}`);
     }
     if (c.terms.length) {
-      const words = [...new Set(this.rarestFirst(c.terms).map(t => surface.get(t) ?? t))].slice(0, 8);
-      why.push(`words: ${words.join(', ')}`);
+      // Only words that mean something to a person: no numbers, no two-letter fragments.
+      const words = [...new Set(this.rarestFirst(c.terms).filter(t => surface.has(t)).map(t => surface.get(t)!))].filter(shownWord).slice(0, 8);
+      if (words.length) why.push(`words: ${words.join(', ')}`);
     }
     if (c.cos >= MIN_SIMILAR) why.push(`similar ${c.cos.toFixed(2)}`);
     if (m.maturity === 'constraint' && q.file) why.push('constraint in scope');
@@ -315,7 +374,9 @@ export function signatureKeyOf(rawError: string): string | undefined {
 function codeOf(key: string): string {
   const i = key.indexOf(':');
   const j = i < 0 ? -1 : key.indexOf(':', i + 1);
-  return j < 0 ? '-' : key.slice(i + 1, j);
+  const code = j < 0 ? '-' : key.slice(i + 1, j);
+  // Plain "Error" is the class every JS error has, not a code: as good as none.
+  return code === 'Error' ? '-' : code;
 }
 
 /** The message part of a key ("tool:code:text" → "text"), without a leading "error:" the tool may print. */
@@ -340,13 +401,92 @@ function pickTokens(tokens: string[], lexical: Bm25Index): string[] {
 /** Token → the word the user typed for it ("modul" → "module"), for readable reasons. */
 function surfaceMap(query: string): Map<string, string> {
   const found = new Map<string, string>();
+  const exact = new Set<string>();
   const seen = new Set<string>();
-  for (const w of query.slice(0, 4000).split(/[^\p{L}\p{N}_$-]+/u)) {
+  // Words inside paths never become reasons: folders are where, not what.
+  for (const raw of meaningfulText(query.slice(0, 4000), false).split(/[^\p{L}\p{N}_$-]+/u)) {
+    const w = raw.replace(/^-+|-+$/g, '');
     if (!w || seen.has(w)) continue;
     seen.add(w);
-    for (const t of tokenize(w)) if (!found.has(t)) found.set(t, w.toLowerCase().slice(0, 40));
+    const toks = tokenize(w);
+    // "error" is shown as "error", not as the first compound it appeared in ("RangeError").
+    const whole = toks.length === 1;
+    for (const t of toks) {
+      if (exact.has(t) || (found.has(t) && !whole)) continue;
+      found.set(t, w.toLowerCase().slice(0, 40));
+      if (whole) exact.add(t);
+    }
   }
   return found;
+}
+
+/** A word fit for a reason shown to people. */
+function shownWord(w: string): boolean {
+  return w.length >= 3 && !/^\d/.test(w) && !/[\\/]/.test(w);
+}
+
+/**
+ * The query's words with their weight (unknown words count fully: no memory has them, evidence
+ * against), and the words of its error message proper, when it has one.
+ */
+interface QueryMeaning { idf: Map<string, number>; total: number; message: Set<string>; isError: boolean }
+
+function queryMeaning(text: string, tokens: string[], lexical: Bm25Index): QueryMeaning {
+  let message = new Set<string>();
+  let isError = false;
+  try {
+    const sig = text.trim() ? signatureOf(text) : undefined;
+    if (sig) { message = new Set(tokenize(sig.words.join(' '))); isError = true; }
+  } catch {
+    // No parsable error: the words alone decide.
+  }
+  const idf = new Map<string, number>();
+  const n = lexical.size;
+  const unknown = Math.log(1 + (n + 0.5) / 0.5);
+  let total = 0;
+  for (const t of new Set(tokens)) {
+    const w = lexical.idf(t) || unknown;
+    idf.set(t, w);
+    total += w;
+  }
+  return { idf, total, message, isError };
+}
+
+/**
+ * Another module / type / test ranks below the exact error, whatever trust or recency say: its old fix
+ * is at best a hint here. Scores stay the order (callers merge result lists by score).
+ */
+function belowExact(scored: Scored[]): void {
+  let minExact = Infinity;
+  for (const r of scored) if (r.evidence.signature === 'same') minExact = Math.min(minExact, r.score);
+  if (minExact === Infinity) return;
+  for (const r of scored) {
+    if (r.evidence.signature === 'other-details' && r.score >= minExact) r.score = round3(Math.max(0, minExact - 0.001));
+  }
+}
+
+/**
+ * Specific beats general: of memories about the same error (one signature, matched alike), the one whose
+ * scope covers the file more tightly goes first, whatever the length of their texts (a longer pasted
+ * trace shares more words, not more meaning). The group keeps the places and scores it had, so results
+ * stay ordered by score; only who holds them changes.
+ */
+function specificFirst(scored: Scored[]): void {
+  const groups = new Map<string, number[]>();
+  scored.forEach((r, i) => {
+    const sig = r.evidence.signature && memorySignature(r.memory);
+    if (!sig) return;
+    const key = `${r.evidence.signature}\n${sig}`;
+    const g = groups.get(key);
+    if (g) g.push(i); else groups.set(key, [i]);
+  });
+  for (const at of groups.values()) {
+    if (at.length < 2) continue;
+    const members = at.map(i => scored[i]);
+    const scores = members.map(r => r.score);
+    members.sort((a, b) => b.spec - a.spec || b.score - a.score);
+    at.forEach((i, n) => { scored[i] = members[n]; scored[i].score = scores[n]; });
+  }
 }
 
 function outcomeMatches(m: Memory, wanted: 'success' | 'failure'): boolean {

@@ -184,6 +184,11 @@ export interface RecallQuery {
   now?: number;
   /** Include quarantined/flagged memories (for the sidebar's review list), default false. */
   includeQuarantined?: boolean;
+  /**
+   * Shown unasked (hover, Relevant now, status bar, automatic context): only results that pass the
+   * proactive gate (core/recallGate.ts) come back, constraints included.
+   */
+  proactive?: boolean;
 }
 
 export interface RecallResult {
@@ -191,6 +196,8 @@ export interface RecallResult {
   score: number; // 0..1
   /** Human-readable reasons, e.g. "same signature", "scope packages/web/**", "similar 0.82". */
   why: string[];
+  /** Set when the match would not pass the proactive gate: shown on request only, marked as weak. */
+  weak?: boolean;
 }
 
 export interface Logger {

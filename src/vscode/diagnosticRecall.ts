@@ -2,14 +2,12 @@
 // or memories change, so the hover and the status bar mostly read a cache instead of recalling on the
 // main thread while the user waits. Keyed by (file, diagnostic signature, memory revision).
 import * as vscode from 'vscode';
-import type { Memory, RecallQuery, RecallResult } from '../core/types';
+import type { RecallQuery, RecallResult } from '../core/types';
 import { signatureKeyOf } from '../core/recall';
 import { normaliseSignature } from '../core/signature';
 import { formatError } from './errors';
 import type { Services } from './services';
 
-/** Below this score a result must share the error's signature to be shown next to an error. */
-const MIN_SCORE = 0.45;
 const MAX_DIAGNOSTICS_PER_FILE = 20;
 const DEBOUNCE_MS = 250;
 const MAX_CACHED = 1000;
@@ -43,18 +41,6 @@ export function diagnosticSignature(d: vscode.Diagnostic): string {
     signatures.set(text, key);
   }
   return key;
-}
-
-function memorySignatureKey(m: Memory): string | undefined {
-  if (m.kind === 'lesson' || m.kind === 'episode') return m.errorSignature;
-  return undefined;
-}
-
-/** Only what truly belongs next to this error: the same signature, or a strong match. */
-export function isRelevantToError(r: RecallResult, signature: string): boolean {
-  if (memorySignatureKey(r.memory) === signature) return true;
-  if (r.why.some(w => /signature/i.test(w))) return true;
-  return r.score >= MIN_SCORE;
 }
 
 const instances = new WeakMap<Services, DiagnosticRecall>();
@@ -116,7 +102,7 @@ export class DiagnosticRecall implements vscode.Disposable {
     if (hit) return Promise.resolve(hit);
     let p = this.pending.get(key);
     if (!p) {
-      p = this.recallFor(uri, d, signature)
+      p = this.recallFor(uri, d)
         .then(results => {
           if (this.cache.size > MAX_CACHED) this.cache.clear(); // bounded: rebuilt cheaply for visible files
           this.cache.set(key, results);
@@ -145,11 +131,11 @@ export class DiagnosticRecall implements vscode.Disposable {
     return ids;
   }
 
-  private async recallFor(uri: vscode.Uri, d: vscode.Diagnostic, signature: string): Promise<RecallResult[]> {
+  private recallFor(uri: vscode.Uri, d: vscode.Diagnostic): Promise<RecallResult[]> {
     const file = this.services.workspaceRelative(uri);
-    const q: RecallQuery = { text: diagnosticText(d), file, k: 3 };
-    const results = await this.services.recall(q, { noteShown: false });
-    return results.filter(r => isRelevantToError(r, signature));
+    // Shown unasked next to an error: only what passes the proactive gate (core/recallGate.ts).
+    const q: RecallQuery = { text: diagnosticText(d), file, k: 3, proactive: true };
+    return this.services.recall(q, { noteShown: false });
   }
 
   private schedule(uris: readonly vscode.Uri[]): void {

@@ -143,4 +143,34 @@ describe('cli (dist/cli.js)', function () {
     const noData = run(['--store', path.join(dir, 'nothing-here'), 'recall', 'x']);
     assert.notStrictEqual(noData.code, 0);
   });
+
+  it('an unknown option is an error naming the option and the command, not silently ignored', () => {
+    assert.strictEqual(importFile(seed).code, 0);
+    const typo = run(['--store', store, 'recall', TS2322, '--proactiv']);
+    assert.strictEqual(typo.code, 2);
+    assert.match(typo.err, /unknown option --proactiv for "recall"/);
+    assert.match(typo.err, /--proactive/, 'the message lists what recall takes');
+    assert.strictEqual(typo.out, '');
+    const wrongCommand = run(['--store', store, 'stats', '--file', 'a.ts']);
+    assert.strictEqual(wrongCommand.code, 2);
+    assert.match(wrongCommand.err, /unknown option --file for "stats"/);
+    // Options every command takes still work everywhere.
+    assert.strictEqual(run(['--store', store, 'stats', '--json']).code, 0);
+  });
+
+  it('recall --proactive answers only on strong evidence; plain recall marks weak matches', () => {
+    assert.strictEqual(importFile(seed).code, 0);
+    const known = run(['--store', store, 'recall', TS2322, '--file', 'packages/web/src/form.ts', '--proactive', '--json']);
+    assert.strictEqual(known.code, 0, known.err);
+    assert.deepStrictEqual(JSON.parse(known.out).results.map((r: { id: string }) => r.id), ['web-1']);
+    const unknown = "TypeError: Cannot read properties of undefined (reading 'map')\n    at render (/srv/app/list.js:1:40)\n    at Object.<anonymous> (/srv/app/list.js:2:1)\n    at Module._compile (node:internal/modules/cjs/loader:1521:14)";
+    const quiet = run(['--store', store, 'recall', unknown, '--file', 'packages/web/src/list.js', '--proactive', '--json']);
+    assert.strictEqual(quiet.code, 0, quiet.err);
+    assert.deepStrictEqual(JSON.parse(quiet.out).results, []);
+    const nearMiss = "src/a.ts(3,5): error TS2322: Type 'boolean' is not assignable to type 'string'.";
+    const lenient = JSON.parse(run(['--store', store, 'recall', nearMiss, '--file', 'packages/web/src/form.ts', '--json']).out).results;
+    assert.strictEqual(lenient[0]?.id, 'web-1');
+    assert.strictEqual(lenient[0].weak, true);
+    assert.ok(lenient[0].why.some((w: string) => /different types 'boolean → string'/.test(w)), lenient[0].why.join(' | '));
+  });
 });

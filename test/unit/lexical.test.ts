@@ -12,6 +12,31 @@ describe('lexical: tokenize', () => {
     for (const w of ['modul', 'found', 'modulenotfounderror', 'packag', 'web', 'foo', 'bar', 'load', 'config']) {
       assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
     }
+    // An absolute path's upper folders are someone's machine: its file name and the folder holding it count.
+    const abs = tokenize('ENOENT: open /home/dev/shop-api/templates/settings.json');
+    for (const w of [...tokenize('settings'), ...tokenize('templates')]) assert.ok(abs.includes(w), `${w} in ${abs.join(' ')}`);
+    for (const w of ['home', 'dev', 'shop', 'json']) assert.ok(!abs.includes(w), `${w} not in ${abs.join(' ')}`);
+  });
+
+  it('keeps numbers, runtime-internal stack frames and location lines out of the words', () => {
+    const nodeTrace = [
+      'node:internal/modules/cjs/loader:1210', '  throw err;', '  ^', '',
+      "Error: Cannot find module 'express'",
+      '    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)',
+      '    at Object.<anonymous> (/tmp/app/server.js:1:17)',
+      '    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)',
+      '    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)',
+      '    at loadRoutes (/tmp/app/routes.js:12:3)',
+      '    at node:internal/main/run_main_module:28:49 {', 'Node.js v20.20.2',
+    ].join('\n');
+    const t = tokenize(nodeTrace);
+    for (const w of ['cannot', 'find', 'modul', 'express', 'loadrout']) assert.ok(t.includes(w), `${w} in ${t.join(' ')}`);
+    for (const w of ['1210', '1623', '164', 'compil', 'extension', 'executeuserentrypoint', 'runmain', 'anonymou', 'internal', 'tmp', 'app', 'js', 'v20']) {
+      assert.ok(!t.includes(w), `${w} not in ${t.join(' ')}`);
+    }
+    const py = tokenize('Traceback (most recent call last):\n  File "/usr/lib/python3.12/runpy.py", line 198, in _run_module_as_main\n  File "/home/me/etl/load.py", line 4, in load_rows\nKeyError: \'user_id\'');
+    assert.ok(py.includes('loadrow') || py.includes('load_row') || py.includes('load'), py.join(' '));
+    for (const w of ['runpy', '_run_module_as_main', 'runmoduleasmain', '198', 'usr', 'home']) assert.ok(!py.includes(w), `${w} not in ${py.join(' ')}`);
   });
 
   it('stems plurals and tenses so they meet', () => {

@@ -84,11 +84,22 @@ describe('recall', () => {
     assert.ok(r.score > 0 && r.score <= 1);
   });
 
-  it('raw multi-line output finds the memory by its signature even when the identifiers differ', async () => {
-    const raw = "npm run build\n> tsc -p .\npackages/web/src/other.ts(10,2): error TS2322: Type 'boolean' is not assignable to type 'string'.\nFound 1 error.";
+  it('raw multi-line output finds the memory by its signature even when the file and place differ', async () => {
+    const raw = "npm run build\n> tsc -p .\npackages/web/src/other.ts(10,2): error TS2322: Type 'string' is not assignable to type 'number'.\nFound 1 error.";
     const [r] = await engine(memories).full({ text: raw, file: 'packages/web/src/other.ts' });
     assert.strictEqual(r.memory.id, 'web-ts');
     assert.ok(r.why.some(w => w.startsWith('same signature')));
+    assert.ok(!r.weak);
+  });
+
+  it('the same error code with other types is said, marked weak, and kept out of proactive recall', async () => {
+    const raw = "npm run build\n> tsc -p .\npackages/web/src/other.ts(10,2): error TS2322: Type 'boolean' is not assignable to type 'string'.\nFound 1 error.";
+    const e = engine(memories);
+    const [r] = await e.full({ text: raw, file: 'packages/web/src/other.ts' });
+    assert.strictEqual(r.memory.id, 'web-ts');
+    assert.ok(r.why.includes("same error TS2322, different types 'boolean → string'"), r.why.join(' | '));
+    assert.strictEqual(r.weak, true);
+    assert.deepStrictEqual(await e.recall({ text: raw, file: 'packages/web/src/other.ts', proactive: true }), []);
   });
 
   it('a Korean question reaches an English memory', async () => {
@@ -176,5 +187,64 @@ describe('recall', () => {
     const newer = fact('pnpm', 'The package manager is pnpm', { key: 'packageManager', supersedes: 'npm' });
     assert.deepStrictEqual(await engine([older, newer]).recall({ text: 'package manager' }), ['pnpm']);
     assert.deepStrictEqual(await engine([older]).recall({ text: 'package manager' }), ['npm']);
+  });
+});
+
+describe('recall: specific beats general, details tell near misses apart, reasons people can read', () => {
+  const TRACE = [
+    'node:internal/modules/cjs/loader:1210', '  throw err;', '  ^', '',
+    "Error: Cannot find module 'express'", 'Require stack:', '- /srv/app/web/server.js',
+    '    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)',
+    '    at Module._load (node:internal/modules/cjs/loader:1038:27)',
+    '    at Object.<anonymous> (/srv/app/web/server.js:1:17)',
+    '    at Module._compile (node:internal/modules/cjs/loader:1521:14)',
+    '    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)',
+    '    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12) {',
+    "  code: 'MODULE_NOT_FOUND',", "  requireStack: [ '/srv/app/web/server.js' ]", '}', '', 'Node.js v20.20.2',
+  ].join('\n');
+
+  it('of two memories about the same error, the tighter scope ranks first whatever the length of their texts', async () => {
+    const general = lesson('general', TRACE + '\n' + TRACE.replace(/server/g, 'worker'), {
+      rootCause: 'express is missing: the install step was skipped after a clean checkout of the repository',
+      fixApproach: 'run npm ci at the root, then start the server again; express ships with the web package and is required by the server entry point and its middleware',
+    });
+    const specific = lesson('web-only', "Error: Cannot find module 'express'\n  code: 'MODULE_NOT_FOUND'", { scope: ['web/**'], rootCause: 'web has its own package.json', fixApproach: 'npm install inside web/' });
+    const e = engine([general, specific]);
+    assert.deepStrictEqual(await e.recall({ text: TRACE, file: 'web/server.js' }), ['web-only', 'general']);
+    // Outside web/ only the general memory is in scope.
+    assert.deepStrictEqual(await e.recall({ text: TRACE, file: 'api/server.js' }), ['general']);
+  });
+
+  it('another module under the same error code is said in the reason and ranks below the exact one', async () => {
+    const dates = "src/app.ts(1,28): error TS2307: Cannot find module '@lib/dates' or its corresponding type declarations.";
+    const format = "src/page.ts(1,23): error TS2307: Cannot find module '@lib/format' or its corresponding type declarations.";
+    const e = engine([
+      lesson('dates', dates, { confidence: { alpha: 9, beta: 1 }, maturity: 'rule', rootCause: 'alias missing', fixApproach: 'add paths' }),
+      lesson('format', format, { rootCause: 'file missing', fixApproach: 'create src/lib/format.ts' }),
+    ]);
+    const results = await e.full({ text: format, file: 'src/page.ts' });
+    assert.deepStrictEqual(results.map(r => r.memory.id), ['format', 'dates'], 'exact first, although the other is a trusted rule');
+    // The reason names the module at hand, which the memory was not about.
+    assert.ok(results[1].why.includes("same error TS2307, different module '@lib/format'"), results[1].why.join(' | '));
+    assert.ok(results[1].weak && !results[0].weak);
+    assert.deepStrictEqual(await e.recall({ text: format, file: 'src/page.ts', proactive: true }), ['format']);
+  });
+
+  it('reasons name meaning-carrying words only: no numbers, stack-frame internals or path fragments', async () => {
+    const e = engine([lesson('express', TRACE.replace(/web/g, 'api'), { rootCause: 'express not installed', fixApproach: 'npm install express' })]);
+    const [r] = await e.full({ text: TRACE.replace('1:17', '9:3'), file: 'web/server.js' });
+    const words = r.why.find(w => w.startsWith('words: ')) ?? '';
+    assert.ok(words.includes('express'), words);
+    for (const bad of ['1210', '1623', '164', '_compile', '_extensions', 'executeuserentrypoint', 'runmain', 'run_main', 'anonymous', 'node:internal', 'srv', 'web', 'v20']) {
+      assert.ok(!words.includes(bad), `${bad} in ${words}`);
+    }
+  });
+
+  it('proactive recall is quiet for an error no memory is about, search still answers and marks it weak', async () => {
+    const e = engine([lesson('express', TRACE, { rootCause: 'express not installed', fixApproach: 'npm install express' })]);
+    const unknown = TRACE.replace("Error: Cannot find module 'express'", 'RangeError: Maximum call stack size exceeded').replace("  code: 'MODULE_NOT_FOUND',\n", '');
+    assert.deepStrictEqual(await e.recall({ text: unknown, file: 'web/server.js', proactive: true }), []);
+    const lenient = await e.full({ text: unknown, file: 'web/server.js' });
+    assert.ok(lenient.every(r => r.weak), JSON.stringify(lenient.map(r => [r.memory.id, r.weak])));
   });
 });

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../../core/types';
 import { episodeFix, memoryTitle } from '../../core/types';
 import { scopeMatches } from '../../core/scope';
+import { diagnosticText } from '../diagnosticRecall';
 import { formatError } from '../errors';
 import { escapeInline } from '../markdown';
 import { looksLikeRule, newFact, newRule } from '../newMemory';
@@ -91,12 +92,14 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
   token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const { uri, file } = activeFile(services, request);
   let question = request.prompt.trim();
+  // No question: the context is chosen for the user, so it must pass the proactive gate like the hover.
+  let proactive = false;
   if (!question && uri) {
     // No question: recall for the error at the cursor, the most likely reason to ask.
     const pos = vscode.window.activeTextEditor?.selection.active;
     const d = vscode.languages.getDiagnostics(uri).find(x => x.severity === vscode.DiagnosticSeverity.Error && (!pos || x.range.contains(pos)))
       ?? vscode.languages.getDiagnostics(uri).find(x => x.severity === vscode.DiagnosticSeverity.Error);
-    if (d) question = d.message;
+    if (d) { question = diagnosticText(d); proactive = true; }
   }
   if (!question) {
     stream.markdown(escapeInline(vscode.l10n.t('Ask about an error or a part of the code, for example: why does the build fail with ERR_REQUIRE_ESM?'), 1000));
@@ -106,7 +109,7 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
   stream.progress(vscode.l10n.t('Recalling memories…'));
   const terms = model ? await rewriteQuestion(model, question, token) : undefined;
   const text = terms ? `${question}\n${terms}` : question;
-  const results = await services.recall({ text, file });
+  const results = await services.recall({ text, file, proactive });
   if (token.isCancellationRequested) return { metadata: { command: 'recall', ids: [] } satisfies ChatResultMetadata };
   const stale = await staleReasons(services, results.map(r => r.memory));
 

@@ -149,7 +149,8 @@ export class MemoriesView extends ViewHost {
     const context = { file: q.file, errors: q.errors };
     this.post({ type: 'section', section: 'relevant', state: { status: 'loading' }, context });
     try {
-      const results = q.text ? await this.services.recall({ text: q.text, file: q.file }) : [];
+      // Shown unasked: only what passes the proactive gate, like the hover.
+      const results = q.text ? await this.services.recall({ text: q.text, file: q.file, proactive: true }) : [];
       if (seq !== this.relevantSeq) return; // the user moved on; a newer recall is on its way
       this.post({ type: 'section', section: 'relevant', state: { status: 'ready', items: this.visible(results) }, context });
     } catch (e) {

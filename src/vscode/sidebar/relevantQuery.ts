@@ -2,6 +2,7 @@
 // the file's error messages, scoped to its workspace-relative path. Debounced, so typing (which
 // re-publishes diagnostics constantly) costs one recall after things settle, not one per keystroke.
 import * as vscode from 'vscode';
+import { diagnosticText } from '../diagnosticRecall';
 import { debounce } from './viewHost';
 
 export interface RelevantQuery {
@@ -25,10 +26,8 @@ export function currentRelevantQuery(relative: (uri: vscode.Uri) => string | und
     const line = editor.selection.active.line;
     errors.sort((a, b) => Number(!a.range.contains(editor.selection.active)) - Number(!b.range.contains(editor.selection.active))
       || Math.abs(a.range.start.line - line) - Math.abs(b.range.start.line - line));
-    const text = errors.slice(0, MAX_ERRORS).map(d => {
-      const code = typeof d.code === 'object' ? d.code.value : d.code;
-      return `${d.source ?? ''}${code !== undefined ? ` ${code}` : ''}: ${d.message}`.trim();
-    }).join('\n');
+    // The hover's wording ("error TS2339: …"), so the signature and its code are found the same way.
+    const text = errors.slice(0, MAX_ERRORS).map(diagnosticText).join('\n');
     return { file, text, errors: errors.length };
   }
   const name = file ?? uri.path.split('/').pop() ?? '';

@@ -1,0 +1,51 @@
+// The one decision of whether a recalled memory is strong enough to show unasked: next to an error in
+// the hover, in "Relevant now", in the status-bar count, in context a chat adds by itself, and in
+// `engram recall --proactive`. Search and /recall stay lenient and only mark what this gate rejects as
+// weak. Calibrated on test/fixtures/recall/set.json (real tool output, including errors no memory
+// answers); bench/recall-quality.mjs prints its false-alarm rate and hit@1 next to the old behaviour.
+
+/** What recall found connecting a query and one memory. */
+export interface RecallEvidence {
+  /**
+   * 'same': the query carries the memory's error signature and nothing tells them apart;
+   * 'other-details': the same signature, but another module, type or test (a near miss);
+   * undefined: no signature in common.
+   */
+  signature?: 'same' | 'other-details';
+  /** The query is an error and the memory is about another one (its signature differs). */
+  otherError?: boolean;
+  /** Share of the query's meaning (idf-weighted words, unknown words counted at full weight) the memory has. */
+  coverage: number;
+  /** Share of the query's error-message words (its signature's words) the memory has; undefined when the query has no error. */
+  messageCoverage?: number;
+  /** How many distinct query words the memory has. */
+  matched: number;
+  /** Cosine with the query when a real embedding model is loaded (0 otherwise). */
+  similarity: number;
+  /** The embedder is a real model (hashed vectors see only the words BM25 sees, so they prove nothing more). */
+  model: boolean;
+}
+
+/**
+ * Without a shared signature, words alone must carry most of the query's meaning. Calibrated so that
+ * no family absent from the store passes (test/unit/recallGate.test.ts).
+ */
+export const MIN_COVERAGE = 0.6;
+/** ...and, when the query is an error, nearly every word of its message: shared stack or code words are not the error. */
+export const MIN_MESSAGE_COVERAGE = 0.8;
+const MIN_MATCHED = 3;
+/** Cosine a real sentence model gives near-paraphrases; hashed vectors never count. */
+const MIN_MODEL_SIMILARITY = 0.8;
+
+/** True when the evidence is strong enough to show the memory without being asked. */
+export function isStrong(e: RecallEvidence): boolean {
+  if (e.signature === 'same') return true;
+  // Same error, another module / type / test: the old fix is likely wrong here, so never unasked.
+  if (e.signature === 'other-details') return false;
+  // Which error it is, signatures decide; shared words ("no such file", "cannot find") do not make two
+  // errors one. Words speak for memories without an error (facts, rules) or queries that are not one.
+  if (e.otherError) return false;
+  const saysTheError = e.messageCoverage === undefined || e.messageCoverage >= MIN_MESSAGE_COVERAGE;
+  if (!saysTheError || e.matched < MIN_MATCHED) return false;
+  return e.coverage >= MIN_COVERAGE || (e.model && e.similarity >= MIN_MODEL_SIMILARITY);
+}
