@@ -61,6 +61,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   show: [],
   forget: ['reason'],
   feedback: ['reason'],
+  replay: [],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */

@@ -22,9 +22,10 @@ async function api(): Promise<EngramApi> {
 
 async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const until = Date.now() + timeoutMs;
+  const started = Date.now();
   for (;;) {
     const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
+    if (v !== undefined && v !== false) { console.log(`[lessons] ${what}: ${Date.now() - started} ms`); return v as T; }
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise(r => setTimeout(r, 100));
   }
@@ -69,6 +70,7 @@ suite('Lessons say what fixed it', function () {
     fs.writeFileSync(uri.fsPath, "import { today } from '@lib/dates';\n\nexport const stamp: string = today();\n");
     const traceFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'engram-trace-')), 'alias.jsonl');
     await vscode.commands.executeCommand('engram.recordTrace', traceFile);
+    let recording = true;
     try {
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
       await waitFor('TS2307 for @lib/dates', () => errorsOf(uri).find(d => codeOf(d) === '2307'), 120_000);
@@ -93,7 +95,8 @@ suite('Lessons say what fixed it', function () {
       assert.strictEqual(lesson.author, 'template');
 
       // Replay of what the window recorded gives the same lesson.
-      const stopped = await vscode.commands.executeCommand<string>('engram.recordTrace');
+      const stopped = await vscode.commands.executeCommand<string>('engram.recordTrace', traceFile);
+      recording = false;
       assert.strictEqual(stopped, traceFile);
       const events = fs.readFileSync(traceFile, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l) as TraceEvent);
       assert.ok(events.some(e => e.type === 'diagnostics') && events.some(e => e.type === 'change' && e.file === 'tsconfig.json'), `trace lacks events: ${events.map(e => e.type).join(',')}`);
@@ -108,7 +111,8 @@ suite('Lessons say what fixed it', function () {
         { fix: lesson.fixApproach, cause: lesson.rootCause, change: lesson.change, commands: lesson.commands, signature: lesson.errorSignature, scope: lesson.scope },
       );
     } finally {
-      if (fs.existsSync(traceFile)) await vscode.commands.executeCommand('engram.recordTrace').then(undefined, () => undefined);
+      // Stop a recording an assertion left running (with the path: the command never asks then).
+      if (recording) await vscode.commands.executeCommand('engram.recordTrace', traceFile).then(undefined, () => undefined);
       fs.writeFileSync(tsconfig.fsPath, original);
     }
   });

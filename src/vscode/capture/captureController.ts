@@ -152,7 +152,8 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     this.proactive = new ProactiveRecall({
       enabled: () => !this.paused && this.cfg.editors && services.config().recall.proactive,
       relativeIfCaptured: rel,
-      recall: (text, file) => services.recall({ text, file }),
+      // Automatic recall on a new error is proactive: it speaks only on strong evidence (core/recallGate.ts).
+      recall: (text, file) => services.recall({ text, file, proactive: true }),
       changed: () => services.fireChanged(),
       logger,
     });
