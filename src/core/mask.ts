@@ -8,7 +8,7 @@ import { notPlaceholder, type Detector } from './mask/detector';
 import { ASSIGNED_LITERAL, QUOTED_LITERAL, secretLiteral } from './mask/entropy';
 import { KEY_VALUE_DETECTORS } from './mask/keyValue';
 import { COMMAND_LINE_DETECTORS, PASSWORD_DETECTORS } from './mask/passwords';
-import { GENERIC_HOME, homeVariants, PERSONAL_DETECTORS } from './mask/personal';
+import { findEmails, GENERIC_HOME, homeVariants, PERSONAL_DETECTORS } from './mask/personal';
 import { TOKEN_DETECTORS } from './mask/tokens';
 
 export { looksHighEntropy } from './mask/entropy';
@@ -66,6 +66,7 @@ export function maskSecrets(text: string, opts: MaskOptions = {}): string {
 }
 
 function runDetector(d: Detector, text: string, add: (start: number, end: number, kind: string, replacement?: string) => void): void {
+  if (d.hint && !d.hint.test(text)) return;
   d.re.lastIndex = 0;
   for (let m = d.re.exec(text); m; m = d.re.exec(text)) {
     if (m[0].length === 0) { d.re.lastIndex++; continue; }
@@ -99,6 +100,7 @@ function collect(text: string, opts: MaskOptions): Span[] {
     }
   }
 
+  if (opts.emails !== false) for (const e of findEmails(text)) add(e.start, e.end, 'email', '«email»');
   for (const d of PERSONAL_DETECTORS) {
     if (d.kind === 'email' && opts.emails === false) continue;
     runDetector(d, text, add);
@@ -235,4 +237,4 @@ export function maskRecord<T>(value: T, opts: MaskOptions = {}): T {
   return scrub(masked, 0) as T;
 }
 
-const PERSONAL = new Set(PERSONAL_DETECTORS.map(d => d.kind));
+const PERSONAL = new Set(['email', ...PERSONAL_DETECTORS.map(d => d.kind)]);

@@ -52,10 +52,10 @@ export function decodeBase64(s: string): string {
 
 export const BLOCK_DETECTORS: Detector[] = [
   // base64 of '{"auths":' (a .dockerconfigjson value) and the "auth" of a decoded docker config.
-  { kind: 'docker-config', re: /\beyJhdXRocyI6[A-Za-z0-9+/]{8,20000}={0,2}/g },
-  { kind: 'docker-config', re: /"auth"\s*:\s*"([A-Za-z0-9+/]{8,2000}={0,2})"/g, group: 1 },
+  { kind: 'docker-config', hint: /eyJhdXRocyI6/, re: /\beyJhdXRocyI6[A-Za-z0-9+/]{8,20000}={0,2}/g },
+  { kind: 'docker-config', hint: /"auth"/, re: /"auth"\s*:\s*"([A-Za-z0-9+/]{8,2000}={0,2})"/g, group: 1 },
   // A hex private key (wallets, ed25519 seeds) named as such in a key or in prose.
-  { kind: 'private-key', re: /(?<!«secret:)(?:private[ _-]?key|priv[ _-]?key|secret[ _-]?key|seed)[^\n]{0,30}?(?<![0-9A-Za-z])(?:0x)?([0-9a-fA-F]{64}(?:[0-9a-fA-F]{64})?)(?![0-9A-Za-z])/gi, group: 1, accept: notPlaceholder },
+  { kind: 'private-key', hint: /key|seed/i, re: /(?<!«secret:)(?:private[ _-]?key|priv[ _-]?key|secret[ _-]?key|seed)[^\n]{0,30}?(?<![0-9A-Za-z])(?:0x)?([0-9a-fA-F]{64}(?:[0-9a-fA-F]{64})?)(?![0-9A-Za-z])/gi, group: 1, accept: notPlaceholder },
   // tls.key / ssh-privatekey / any *.key entry with a long base64 value (Kubernetes secret data).
-  { kind: 'private-key', re: /(?<![\w.-])(?:tls\.key|ssh-privatekey|[\w-]{1,40}\.key|private[_-]?key)["']?\s*:\s*["']?([A-Za-z0-9+/]{40,20000}={0,2})/g, group: 1 },
+  { kind: 'private-key', hint: /\.key|private|ssh-privatekey/i, re: /(?<![\w.-])(?:tls\.key|ssh-privatekey|[\w-]{1,40}\.key|private[_-]?key)["']?\s*:\s*["']?([A-Za-z0-9+/]{40,20000}={0,2})/g, group: 1 },
 ];

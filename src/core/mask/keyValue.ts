@@ -37,14 +37,14 @@ function unbalancedParen(v: string | undefined): string | undefined {
 
 export const KEY_VALUE_DETECTORS: Detector[] = [
   // An AWS secret access key: 40 base64 characters with both cases, named (in a key or in prose) nearby.
-  { kind: 'aws-secret-key', re: /(aws[^\n]{0,40}?(?:secret|sak)[^\n]{0,40}?)(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, group: 2, accept: v => /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v) },
-  { kind: 'url-password', re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"<>]{0,100}:([^\s@/'"<>]{1,200})@/gi, group: 1, accept: notPlaceholder },
-  { kind: 'connection-string', re: /(?<![-\w])(?:Password|Pwd|AccountKey|SharedAccessKey|SharedAccessSignature|ApiKey|Secret)\s*=\s*([^;\s"']{1,300})/gi, group: 1, accept: notPlaceholder },
-  { kind: 'authorization', re: /\b(?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|Negotiate)\s+)?([^\s"',;]{6,})/gi, group: 1, accept: notPlaceholder },
-  { kind: 'bearer-token', re: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g, group: 1 },
+  { kind: 'aws-secret-key', hint: /aws/i, re: /(aws[^\n]{0,40}?(?:secret|sak)[^\n]{0,40}?)(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi, group: 2, accept: v => /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v) },
+  { kind: 'url-password', hint: /:\/\//, re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@'"<>]{0,100}:([^\s@/'"<>]{1,200})@/gi, group: 1, accept: notPlaceholder },
+  { kind: 'connection-string', hint: /password|pwd|accountkey|sharedaccess|apikey|secret/i, re: /(?<![-\w])(?:Password|Pwd|AccountKey|SharedAccessKey|SharedAccessSignature|ApiKey|Secret)\s*=\s*([^;\s"']{1,300})/gi, group: 1, accept: notPlaceholder },
+  { kind: 'authorization', hint: /authorization/i, re: /\b(?:Proxy-)?Authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Bot|Digest|Negotiate)\s+)?([^\s"',;]{6,})/gi, group: 1, accept: notPlaceholder },
+  { kind: 'bearer-token', hint: /Bearer/, re: /\bBearer\s+([A-Za-z0-9._~+/=-]{16,})/g, group: 1 },
   // Session cookies: the well-known names anywhere, and the first pair of any Cookie header.
-  { kind: 'session-cookie', re: /(?<![\w.-])(?:session|sessionid|session_id|sess|sid|connect\.sid|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|laravel_session|_session_id|[\w-]{1,30}_session|_gh_sess|__Secure-[\w-]{1,40}|__Host-[\w-]{1,40}|remember_token|remember_user_token|auth_token)=([^;\s"',]{8,400})/gi, group: 1, accept: notPlaceholder },
-  { kind: 'session-cookie', re: /\b(?:Set-)?Cookie["']?\s*:\s*["']?[^=\s;"']{1,60}=([^;\s"',]{8,400})/gi, group: 1, accept: notPlaceholder },
+  { kind: 'session-cookie', hint: /sess|sid=|__Secure-|__Host-|remember_|auth_token/i, re: /(?<![\w.-])(?:session|sessionid|session_id|sess|sid|connect\.sid|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|laravel_session|_session_id|[\w-]{1,30}_session|_gh_sess|__Secure-[\w-]{1,40}|__Host-[\w-]{1,40}|remember_token|remember_user_token|auth_token)=([^;\s"',]{8,400})/gi, group: 1, accept: notPlaceholder },
+  { kind: 'session-cookie', hint: /cookie/i, re: /\b(?:Set-)?Cookie["']?\s*:\s*["']?[^=\s;"']{1,60}=([^;\s"',]{8,400})/gi, group: 1, accept: notPlaceholder },
   // KEY=value, KEY: value, "key": "value" where the key names a secret
-  { kind: 'env-secret', re: new RegExp(String.raw`(?<![A-Za-z0-9_])(["']?)(${SECRET_KEY})\1(\s*[:=]\s*)(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s,;"'}\]#]{1,500}))`, 'gi'), pick: m => m[4] ?? m[5] ?? unbalancedParen(m[6]), accept: secretKeyValue },
+  { kind: 'env-secret', hint: /pass|pwd|secret|token|key|credential|_auth|dsn|cookie|webhook/i, re: new RegExp(String.raw`(?<![A-Za-z0-9_])(["']?)(${SECRET_KEY})\1(\s*[:=]\s*)(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s,;"'}\]#]{1,500}))`, 'gi'), pick: m => m[4] ?? m[5] ?? unbalancedParen(m[6]), accept: secretKeyValue },
 ];

@@ -21,19 +21,19 @@ function proseValue(value: string, m: RegExpExecArray): boolean {
 export const PASSWORD_DETECTORS: Detector[] = [
   // English prose: "password is X", "deploy password X", "password for prod is X", "pwd: X".
   {
-    kind: 'password',
+    kind: 'password', hint: /pass|pw/i,
     re: new RegExp(String.raw`(?<![A-Za-z0-9_])(?:password|passwd|passphrase|passcode|pwd|pw)(?![A-Za-z0-9_])(?:\s+(?:for|of|on|to|at)(?:\s+[^\s:=]{1,40}){1,3}?)?(?:\s*(?:is|was|is now|now|set to|changed to|reset to|:|=|->|=>)\s+|\s*[:=]\s*|\s+)${VALUE}`, 'gi'),
     pick: pickValue, accept: proseValue,
   },
   // Korean prose: "비밀번호는 X 입니다", "관리자 비밀번호: X", "암호 = X".
   {
-    kind: 'password',
+    kind: 'password', hint: /비밀번호|비번|암호|패스워드/,
     re: new RegExp(String.raw`(?:비밀번호|비번|암호|패스워드)(?:는|은|가|이|를|을|로|도)?\s*(?:[:=]\s*)?${VALUE}`, 'g'),
     pick: pickValue, accept: proseValue,
   },
   // Short keys: pw=, pass=, db-pass:, DB_PASS=, passwd= (a whole key segment, so "passing: 3" stays).
   {
-    kind: 'password',
+    kind: 'password', hint: /pass|pw|pin/i,
     re: new RegExp(String.raw`(?<![A-Za-z0-9_.-])["']?(?:[A-Za-z0-9]{1,20}[_.-]){0,3}(?:pass|pw|pwd|passwd|pword|passw|pin)(?:[_.-][A-Za-z0-9]{1,20}){0,2}["']?\s*[:=]\s*${value('&,')}`, 'gi'),
     pick: pickValue, accept: v => notPlaceholder(v) && !/^\d{1,3}$/.test(v) && !/^(?:yes|no|on|off|ok|pass|fail|failed|passed|skip)$/i.test(v),
   },
@@ -41,9 +41,9 @@ export const PASSWORD_DETECTORS: Detector[] = [
 
 /** Before the key=value family, so `--password=X` is reported as a command line. */
 export const COMMAND_LINE_DETECTORS: Detector[] = [
-  { kind: 'cli-password', re: /(?:^|\s)(?:--password|--passwd|--token|--api-key|--apikey|--secret|--client-secret)(?:=|\s+)(["']?)([^\s"']{4,200})\1(?=\s|$)/gim, group: 2, accept: notPlaceholder },
+  { kind: 'cli-password', hint: /--/, re: /(?:^|\s)(?:--password|--passwd|--token|--api-key|--apikey|--secret|--client-secret)(?:=|\s+)(["']?)([^\s"']{4,200})\1(?=\s|$)/gim, group: 2, accept: notPlaceholder },
   // mysql/mysqldump take the password glued to -p
-  { kind: 'cli-password', re: /\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
-  { kind: 'cli-password', re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
-  { kind: 'cli-password', re: /\bcurl\b[^\n]{0,300}?\s(?:-u|--user)(?:\s+|=)?(["']?)[^\s:"']{1,100}:([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
+  { kind: 'cli-password', hint: /mysql/, re: /\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
+  { kind: 'cli-password', hint: /sshpass/, re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
+  { kind: 'cli-password', hint: /curl/, re: /\bcurl\b[^\n]{0,300}?\s(?:-u|--user)(?:\s+|=)?(["']?)[^\s:"']{1,100}:([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
 ];
