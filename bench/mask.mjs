@@ -71,7 +71,7 @@ async function timeAsync(fn, minMs = 300) {
 const m = await bundle();
 const corpus = m.secrets.SECRET_CORPUS;
 const needles = m.secrets.secretNeedles;
-const ordinary = [...m.ordinary.ISSUE_LINES, ...m.ordinary.TOOL_LINES, ...m.secrets.NOT_SECRETS];
+const ordinary = [...m.ordinary.ISSUE_LINES, ...m.ordinary.PROSE_LINES, ...m.ordinary.TOOL_LINES, ...m.secrets.NOT_SECRETS];
 const tool = toolOutputLines();
 const kb = Buffer.byteLength(tool.text) / 1024;
 const typical = m.ordinary.TOOL_LINES.filter(l => l.length > 40);

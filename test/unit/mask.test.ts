@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import { newId } from '../../src/core/ids';
 import { findSecrets, looksHighEntropy, maskDeep, maskSecrets } from '../../src/core/mask';
 import { maskMark, NOT_SECRETS, SECRET_CORPUS } from '../fixtures/secrets';
-import { ISSUE_LINES, TOOL_LINES } from '../fixtures/ordinary';
+import { ISSUE_LINES, PROSE_LINES, TOOL_LINES } from '../fixtures/ordinary';
 import { readFixtures } from '../fixtures/tool-output';
 
 describe('mask: secrets never survive masking', () => {
@@ -54,9 +54,9 @@ describe('mask: secrets never survive masking', () => {
     for (const t of NOT_SECRETS) assert.strictEqual(maskSecrets(t, { genericHome: false }), t);
   });
 
-  it('leaves the damaged lines of issue 10 and real tsc/node/npm/git/python/cargo/javac output unchanged', () => {
+  it('leaves the damaged lines of issue 10, password/phone prose and real tsc/node/npm/git/python/cargo/javac output unchanged', () => {
     assert.ok(TOOL_LINES.length >= 60, 'the ordinary corpus is present');
-    const changed = [...ISSUE_LINES, ...TOOL_LINES].filter(t => maskSecrets(t, { genericHome: false }) !== t)
+    const changed = [...ISSUE_LINES, ...PROSE_LINES, ...TOOL_LINES].filter(t => maskSecrets(t, { genericHome: false }) !== t)
       .map(t => `${t}\n  -> ${maskSecrets(t, { genericHome: false })}`);
     assert.deepStrictEqual(changed, []);
   });

@@ -18,7 +18,7 @@ export interface Detector {
   hint?: RegExp;
 }
 
-const SAFE_VALUE = /^(?:«[^»]*»|\*+|x+|X+|\.\.\.|…|<[^>]*>|\$\{[^}]*\}?|\$\w+|%\w+%|\{\{[^}]*\}\}|string|number|boolean|any|unknown|null|undefined|none|None|true|false|str|int|bytes|optional|required|changeme|redacted|REDACTED|process\.env\.\w+|os\.environ.*|env\(.*|getenv\(.*)$/;
+const SAFE_VALUE = /^(?:«[^»]*»|\*+|x+|X+|\.\.\.|…|<[^>]*>|\$\{[^}]*\}?|\$\w+|%\w+%|\{\{[^}]*\}\}|string|number|boolean|any|unknown|null|undefined|none|None|true|false|[Yy]es|YES|[Nn]o|NO|on|off|ON|OFF|unset|empty|hidden|str|int|bytes|optional|required|changeme|redacted|REDACTED|process\.env\.\w+|os\.environ.*|env\(.*|getenv\(.*)$/;
 
 /** False for empty values and for what a person writes where a secret would go (placeholders, types, env references). */
 export const notPlaceholder = (v: string): boolean => v.length > 0 && !SAFE_VALUE.test(v.replace(/^["']|["']$/g, ''));
@@ -29,9 +29,12 @@ export const notPlaceholder = (v: string): boolean => v.length > 0 && !SAFE_VALU
  * "the password is incorrect" and "password must be 8 characters" stay as they are.
  */
 export function passwordLike(v: string): boolean {
-  if (v.length < 6 || v.length > 200 || /\s/.test(v)) return false;
-  if (!/[A-Za-z\uac00-\ud7a3]/.test(v) || !/[\d!@#$%^&*+=?~_\-.]/.test(v)) return false;
+  // Printable ASCII only: "비밀번호|비번|암호" in a regex, or Korean words, are not a password.
+  if (v.length < 6 || v.length > 200 || !/^[\x21-\x7e]+$/.test(v)) return false;
+  if (!/[A-Za-z]/.test(v) || !/[\d!@#$%^&*+=?~_\-.]/.test(v)) return false;
   if (/^[-/.]|:\/\/|^[\w.-]+\.(?:ts|js|py|java|go|rs|json|ya?ml|md|txt|log)(?::\d+)*$/.test(v)) return false;
+  // Code around a key, not a value: `'pass' : s.effective`, `pw = getPw()`, `pin: obj<W<'pin'>>`.
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$.]*\(|[<>{}|]/.test(v)) return false;
   // Trailing sentence punctuation is not part of the value ("… is Abc123."): the caller trims it.
   return notPlaceholder(v);
 }

@@ -35,7 +35,9 @@ export const PASSWORD_DETECTORS: Detector[] = [
   {
     kind: 'password', hint: /pass|pw|pin/i,
     re: new RegExp(String.raw`(?<![A-Za-z0-9_.-])["']?(?:[A-Za-z0-9]{1,20}[_.-]){0,3}(?:pass|pw|pwd|passwd|pword|passw|pin)(?:[_.-][A-Za-z0-9]{1,20}){0,2}["']?\s*[:=]\s*${value('&,')}`, 'gi'),
-    pick: pickValue, accept: v => notPlaceholder(v) && !/^\d{1,3}$/.test(v) && !/^(?:yes|no|on|off|ok|pass|fail|failed|passed|skip)$/i.test(v),
+    // A bare value must look like a password (`pass: once the window settles`, `case 'pin': {`); a quoted
+    // one only must not be a placeholder.
+    pick: pickValue, accept: (v, m) => notPlaceholder(v) && !/^\d{1,3}$/.test(v) && (m[4] === undefined ? /[A-Za-z0-9]/.test(v) && v.length >= 4 : passwordLike(v)),
   },
 ];
 
@@ -44,6 +46,6 @@ export const COMMAND_LINE_DETECTORS: Detector[] = [
   { kind: 'cli-password', hint: /--/, re: /(?:^|\s)(?:--password|--passwd|--token|--api-key|--apikey|--secret|--client-secret)(?:=|\s+)(["']?)([^\s"']{4,200})\1(?=\s|$)/gim, group: 2, accept: notPlaceholder },
   // mysql/mysqldump take the password glued to -p
   { kind: 'cli-password', hint: /mysql/, re: /\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
-  { kind: 'cli-password', hint: /sshpass/, re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
+  { kind: 'cli-password', hint: /sshpass/, re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: v => notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && v.length >= 3 },
   { kind: 'cli-password', hint: /curl/, re: /\bcurl\b[^\n]{0,300}?\s(?:-u|--user)(?:\s+|=)?(["']?)[^\s:"']{1,100}:([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
 ];
