@@ -141,13 +141,6 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
   };
 }
 
-/**
- * An id is a name other lines and events refer to, so it is never masked: masking after the duplicate
- * check turned alice@corp.com and bob@corp.com into the same «email» and one overwrote the other. We
- * REJECT such a line rather than re-key it, because a new id would silently break every reference to
- * the old one (evidence, supersedes, a team file's later edit) and the user could not find the memory
- * under the name they gave; the report says which line and why, without repeating the value.
- */
 function refId(id: string | undefined, field: string): string | undefined {
   if (id !== undefined) refuseMaskedId(id, field);
   return id;
@@ -158,6 +151,13 @@ function refIds(ids: string[], field: string): string[] {
   return ids;
 }
 
+/**
+ * An id is a name other lines and events refer to, so it is never masked: masking after the duplicate
+ * check turned alice@corp.com and bob@corp.com into the same «email» and one overwrote the other. We
+ * REJECT such a line rather than re-key it, because a new id would silently break every reference to
+ * the old one (evidence, supersedes, a team file's later edit) and the user could not find the memory
+ * under the name they gave; the report says which line and why, without repeating the value.
+ */
 function refuseMaskedId(id: string, field: string): void {
   if (findSecrets(id).length) throw new LineError(`"${field}" looks like personal data or a secret (an e-mail address, a phone number, a token); ids are stored as written, so use a neutral id`);
 }
