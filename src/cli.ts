@@ -197,7 +197,7 @@ async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io)
     trusted: args.flags.has('trusted'),
     batchSize: batch ? Math.max(1, Number(batch) || 500) : undefined,
   });
-  io.out(JSON.stringify({ imported: report.imported, skipped: report.skipped, errors: report.errors, merged: report.merged ?? 0 }) + '\n');
+  io.out(JSON.stringify({ imported: report.imported, skipped: report.skipped, errors: report.errors, merged: report.merged ?? 0, ...(report.notes?.length ? { notes: report.notes } : {}) }) + '\n');
   // Exit 0 when anything was usable; 1 when every line failed (the file was not an import at all).
   return report.imported === 0 && (report.merged ?? 0) === 0 && report.errors.length > 0 ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 // Lesson lines carry the RAW error text in `errorSignature` (what a person pastes); the normalised key is
 // computed here. Export writes the same shape plus `signatureKey`, so export → import round-trips.
 import { newId } from './ids';
+import { findSecrets, maskSecrets } from './mask';
 import { signatureKeyOf } from './recall';
 import type {
   Confidence, Episode, EpisodeStep, Fact, Lesson, Maturity, Memory, MemoryBase, MemoryKind, MemorySource, Outcome, Owner, OwnerScope, Rule,
@@ -49,7 +50,7 @@ export function parseImportLine(line: string, lineNo: number, now: number, opts:
   try {
     raw = JSON.parse(line);
   } catch (e) {
-    return { ok: false, error: `not valid JSON: ${(e as Error).message}` };
+    return { ok: false, error: jsonErrorReason(e) };
   }
   try {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new LineError('a line must be a JSON object');
@@ -61,6 +62,17 @@ export function parseImportLine(line: string, lineNo: number, now: number, opts:
     if (e instanceof LineError) return { ok: false, error: e.message };
     throw e;
   }
+}
+
+/**
+ * JSON.parse quotes the input in its message (`Unexpected token 'p', "password=H"...`), and import
+ * reports reach the terminal and the extension's log: keep only the position, never the text.
+ */
+export function jsonErrorReason(e: unknown): string {
+  const msg = e instanceof Error ? e.message : '';
+  if (/end of (?:JSON )?input|Unterminated string/i.test(msg)) return 'not valid JSON (the line ends too early)';
+  const at = /position (\d+)/.exec(msg);
+  return at ? `not valid JSON (at character ${Number(at[1]) + 1})` : 'not valid JSON';
 }
 
 /** Absent optional fields stay absent (not `undefined`), so a memory round-trips through JSON unchanged. */
@@ -103,6 +115,7 @@ function toMemory(o: Record<string, unknown>, now: number, opts: ImportOptions):
 function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, opts: ImportOptions): MemoryBase {
   const id = optString(o, 'id', 128);
   if (id !== undefined && !/^[A-Za-z0-9_.:@-]+$/.test(id)) throw new LineError('"id" may only contain letters, digits and _ . : @ -');
+  if (id !== undefined) refuseMaskedId(id, 'id');
   const createdAt = optTime(o, 'createdAt') ?? now;
   const confidence = parseConfidence(o.confidence, !!opts.trusted);
   const maturityRaw = optEnum(o, 'maturity', MATURITIES);
@@ -129,13 +142,34 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
   };
 }
 
+function refId(id: string | undefined, field: string): string | undefined {
+  if (id !== undefined) refuseMaskedId(id, field);
+  return id;
+}
+
+function refIds(ids: string[], field: string): string[] {
+  for (const id of ids) refuseMaskedId(id, field);
+  return ids;
+}
+
+/**
+ * An id is a name other lines and events refer to, so it is never masked: masking after the duplicate
+ * check turned alice@corp.com and bob@corp.com into the same «email» and one overwrote the other. We
+ * REJECT such a line rather than re-key it, because a new id would silently break every reference to
+ * the old one (evidence, supersedes, a team file's later edit) and the user could not find the memory
+ * under the name they gave; the report says which line and why, without repeating the value.
+ */
+function refuseMaskedId(id: string, field: string): void {
+  if (findSecrets(id).length) throw new LineError(`"${field}" looks like personal data or a secret (an e-mail address, a phone number, a token); ids are stored as written, so use a neutral id`);
+}
+
 function lesson(o: Record<string, unknown>, base: MemoryBase, trusted: boolean): Lesson {
   const raw = optString(o, 'errorSignature', MAX_TEXT) ?? optString(o, 'errorText', MAX_TEXT);
   if (!raw || !raw.trim()) throw new LineError('a lesson needs "errorSignature" (the error text)');
   const rootCause = optString(o, 'rootCause', MAX_TEXT) ?? '';
   const fixApproach = optString(o, 'fixApproach', MAX_TEXT) ?? '';
   if (!rootCause.trim() && !fixApproach.trim()) throw new LineError('a lesson needs "rootCause" or "fixApproach"');
-  const key = optString(o, 'signatureKey', 2000) ?? signatureKeyOf(raw) ?? raw.trim().toLowerCase().slice(0, 500);
+  const key = optString(o, 'signatureKey', 2000) ?? derivedKey(raw);
   const check = o.check === undefined ? undefined : parseCheck(o.check);
   const outcome = optEnum(o, 'outcome', OUTCOMES);
   return {
@@ -147,7 +181,7 @@ function lesson(o: Record<string, unknown>, base: MemoryBase, trusted: boolean):
     stack: optStrings(o, 'stack', 100) ?? [],
     rootCause,
     fixApproach,
-    evidence: optStrings(o, 'evidence', 200) ?? [],
+    evidence: refIds(optStrings(o, 'evidence', 200) ?? [], 'evidence'),
     ...(check ? { check } : {}),
     ...(outcome ? { outcome } : {}),
     ...lessonExtras(o),
@@ -175,11 +209,21 @@ function lessonExtras(o: Record<string, unknown>): Partial<Lesson> {
   return out;
 }
 
+/**
+ * The signature key of raw error text, computed from the MASKED text: the key is normalised and
+ * lower-cased, so a secret in it would no longer match the case-sensitive detectors that run later.
+ */
+function derivedKey(raw: string): string {
+  const masked = maskSecrets(raw);
+  return signatureKeyOf(masked) ?? masked.trim().toLowerCase().slice(0, 500);
+}
+
 function parseTallies(v: unknown): Record<string, { prevented: number; stillFailed: number }> {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new LineError('"perWorkspace" must be an object');
   const out: Record<string, { prevented: number; stillFailed: number }> = {};
   for (const [ws, t] of Object.entries(v)) {
-    if (!t || typeof t !== 'object') throw new LineError(`"perWorkspace.${ws}" must be an object`);
+    // The workspace key is input: not echoed.
+    if (!t || typeof t !== 'object') throw new LineError('every "perWorkspace" entry must be an object');
     const o = t as Record<string, unknown>;
     out[ws] = { prevented: optNumber(o, 'prevented', 0, 1e9) ?? 0, stillFailed: optNumber(o, 'stillFailed', 0, 1e9) ?? 0 };
   }
@@ -196,15 +240,15 @@ function fact(o: Record<string, unknown>, base: MemoryBase): Fact {
     topic: optString(o, 'topic', 200),
     type: optEnum(o, 'type', ['fact', 'preference', 'decision'] as const) ?? 'fact',
     key: optString(o, 'key', 200),
-    supersedes: optString(o, 'supersedes', 128),
-    supersededBy: optString(o, 'supersededBy', 128),
+    supersedes: refId(optString(o, 'supersedes', 128), 'supersedes'),
+    supersededBy: refId(optString(o, 'supersededBy', 128), 'supersededBy'),
   };
 }
 
 function rule(o: Record<string, unknown>, base: MemoryBase): Rule {
   const instruction = optString(o, 'instruction', MAX_TEXT);
   if (!instruction || !instruction.trim()) throw new LineError('a rule needs "instruction"');
-  return { ...base, kind: 'rule', instruction, fromLesson: optString(o, 'fromLesson', 128) };
+  return { ...base, kind: 'rule', instruction, fromLesson: refId(optString(o, 'fromLesson', 128), 'fromLesson') };
 }
 
 function episode(o: Record<string, unknown>, base: MemoryBase): Episode {
@@ -214,7 +258,7 @@ function episode(o: Record<string, unknown>, base: MemoryBase): Episode {
   const startedAt = optTime(o, 'startedAt') ?? base.createdAt;
   const endedAt = optTime(o, 'endedAt');
   const rawSig = optString(o, 'errorSignature', MAX_TEXT);
-  const key = optString(o, 'signatureKey', 2000) ?? (rawSig ? signatureKeyOf(rawSig) ?? rawSig : undefined);
+  const key = optString(o, 'signatureKey', 2000) ?? (rawSig ? derivedKey(rawSig) : undefined);
   return {
     ...base,
     kind: 'episode',
@@ -267,7 +311,8 @@ function parseCheck(v: unknown): Lesson['check'] {
   const pattern = optString(o, 'pattern', 2000, 'check.pattern');
   if (!glob || !pattern) throw new LineError('"check" needs "glob" and "pattern"');
   const flags = optString(o, 'flags', 8, 'check.flags');
-  try { new RegExp(pattern, flags); } catch (e) { throw new LineError(`"check.pattern" is not a valid regular expression: ${(e as Error).message}`); }
+  // The engine's message quotes the pattern (user text): keep only its reason.
+  try { new RegExp(pattern, flags); } catch (e) { throw new LineError(`"check.pattern" is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '').replace(/^Invalid flags supplied to RegExp constructor '.*'$/, 'invalid flags')}`); }
   return { glob, pattern, ...(flags ? { flags } : {}) };
 }
 
@@ -361,7 +406,7 @@ function optTime(o: Record<string, unknown>, k: string, name = k): number | unde
   }
   if (typeof v === 'string') {
     const t = Date.parse(v);
-    if (!Number.isFinite(t)) throw new LineError(`"${name}" is not a date: ${v.slice(0, 40)}`);
+    if (!Number.isFinite(t)) throw new LineError(`"${name}" is not a date`);
     return t;
   }
   throw new LineError(`"${name}" must be epoch milliseconds or an ISO date`);

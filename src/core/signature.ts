@@ -1,6 +1,7 @@
 // Turns one error message into a stable signature: the same root cause in two different programs
 // (other file, other identifier, other line) gets the same key; a different cause gets another.
 import { primaryError, knownTscCode, type ExtractOptions } from './extract';
+import { maskSecrets } from './mask';
 import { sanitizeText } from './text';
 
 export interface Signature {
@@ -29,7 +30,10 @@ export function normaliseSignature(message: string, tool?: string, code?: string
   // The first line carries the cause; follow-up lines are detail that varies per program
   // (tsc elaboration, javac "symbol: variable x").
   const nl = msg.indexOf('\n');
-  msg = (nl >= 0 ? msg.slice(0, nl) : msg).slice(0, MAX_MESSAGE);
+  // Masked before anything is derived: the key is lower-cased below, where no case-sensitive detector
+  // would find a secret again, and it is stored, logged and exported. Masked with headroom first so a
+  // secret straddling the cut is still recognised whole.
+  msg = maskSecrets((nl >= 0 ? msg.slice(0, nl) : msg).slice(0, MAX_MESSAGE * 4), { genericHome: false }).slice(0, MAX_MESSAGE);
   const parsed = parsePrefix(msg);
   msg = parsed.rest;
   let t = tool || parsed.tool || 'generic';

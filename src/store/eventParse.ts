@@ -12,14 +12,14 @@ function isObj(v: unknown): v is Record<string, unknown> {
 export function parseMemory(v: unknown): Memory | string {
   if (!isObj(v)) return 'memory is not an object';
   if (typeof v.id !== 'string' || !v.id) return 'memory has no id';
-  if (typeof v.kind !== 'string' || !KINDS.has(v.kind)) return `memory ${v.id} has unknown kind`;
+  if (typeof v.kind !== 'string' || !KINDS.has(v.kind)) return 'a memory with an unknown kind';
   return v as unknown as Memory;
 }
 
 /** Returns the event, or a short reason why the value is not one. */
 export function parseEvent(v: unknown): MemoryEvent | string {
   if (!isObj(v)) return 'not a JSON object';
-  if (typeof v.type !== 'string' || !EVENT_TYPES.has(v.type)) return `unknown event type ${JSON.stringify(v.type)}`;
+  if (typeof v.type !== 'string' || !EVENT_TYPES.has(v.type)) return typeof v.type === 'string' && /^[a-z-]{1,30}$/.test(v.type) ? `unknown event type ${v.type}` : 'unknown event type';
   if (typeof v.id !== 'string' || !v.id) return 'event has no id';
   if (typeof v.at !== 'number' || !Number.isFinite(v.at)) return 'event has no time';
   switch (v.type) {

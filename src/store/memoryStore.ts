@@ -9,7 +9,7 @@ import { resolveFactUpdate } from '../core/facts';
 import { newId } from '../core/ids';
 import { parseImportLine, toExportLine, type ImportOptions } from '../core/importFormat';
 import { Bm25Index } from '../core/lexical';
-import { maskDeep, maskSecrets } from '../core/mask';
+import { findSecrets, maskRecord, maskSecrets } from '../core/mask';
 import { memorySignature, memoryText } from '../core/memoryText';
 import { detectMemoryInjection } from '../core/poison';
 import { RecallEngine, signatureKeyOf } from '../core/recall';
@@ -53,6 +53,8 @@ export interface ImportReport {
   errors: { line: number; error: string }[];
   /** Lessons merged as evidence into an existing lesson (same signature, same fix, same scope). */
   merged?: number;
+  /** Lines imported with a change worth knowing (evidence not kept); never repeats the line's text. */
+  notes?: { line: number; note: string }[];
 }
 
 export interface StoreStats {
@@ -275,7 +277,7 @@ export class MemoryStore {
   async update(id: string, patch: Record<string, unknown>, reason?: string): Promise<void> {
     return this.serial(async () => {
       this.require(id);
-      const clean = maskDeep(patch);
+      const clean = maskRecord(patch);
       await this.commit([{ type: 'updated', id, at: this.now(), patch: clean, ...maskedReason(reason) }]);
     });
   }
@@ -355,7 +357,8 @@ export class MemoryStore {
    */
   async importLines(lines: Iterable<string> | AsyncIterable<string>, opts: ImportLinesOptions = {}): Promise<ImportReport> {
     const batchSize = Math.max(1, opts.batchSize ?? 500);
-    const report: ImportReport = { imported: 0, skipped: 0, errors: [], merged: 0 };
+    const report: ImportReport = { imported: 0, skipped: 0, errors: [], merged: 0, notes: [] };
+    const recorded = new Set<string>(); // ids this import has written (evidence may name them)
     const seen = new Set<string>();
     let batch: MemoryEvent[] = [];
     // Lessons in the batch not yet written, so repeats inside one batch merge too (without a write each).
@@ -404,12 +407,20 @@ export class MemoryStore {
       }
       seen.add(id);
       const m = this.prepare(parsed.memory, now, !!opts.trusted);
+      // Evidence is what moves a lesson up the ladder (observation -> pattern), so an untrusted file may
+      // not bring any: neither ids it lists nor copies of one lesson counted as separate sightings.
+      // A trusted backup keeps what it lists; a merge adds only ids that exist, never the merged line's
+      // own id, which does not become a memory.
+      if (m.kind === 'lesson' && !opts.trusted && m.evidence.length) {
+        report.notes!.push({ line: lineNo, note: `${m.evidence.length} evidence id(s) not kept: evidence from an untrusted file does not count toward promotion` });
+        m.evidence = [];
+      }
       if (m.kind === 'lesson' && !parsed.explicitId) {
         const dup = this.findDuplicate(m) ?? pendingBySig.get(m.errorSignature)?.find(o => this.sameLesson(o, m));
         if (dup) {
           let have = evidenceOf.get(dup.id);
           if (!have) { have = new Set(this.state.get(dup.id)?.kind === 'lesson' ? (this.state.get(dup.id) as Lesson).evidence : dup.evidence); evidenceOf.set(dup.id, have); }
-          for (const evidenceId of m.evidence.length ? m.evidence : [m.id]) {
+          for (const evidenceId of m.evidence.filter(e => this.state.has(e) || recorded.has(e))) {
             if (have.has(evidenceId)) continue;
             have.add(evidenceId);
             batch.push({ type: 'evidence', id: dup.id, at: now, evidenceId, reason: 'same error fixed the same way (import)' });
@@ -424,6 +435,7 @@ export class MemoryStore {
         if (list) list.push(m); else pendingBySig.set(m.errorSignature, [m]);
       }
       batch.push({ type: 'recorded', id: m.id, at: now, memory: m });
+      recorded.add(m.id);
       report.imported++;
       if (batch.length >= batchSize) await flush();
     }
@@ -620,8 +632,11 @@ export class MemoryStore {
 
   /** Masks, fills defaults, computes the signature key, clamps maturity, and flags instruction-like text. */
   private prepare(input: Memory, now: number, trusted: boolean): Memory {
-    // Masking first: nothing below (not even the duplicate check) sees a secret.
-    const m = maskDeep({ ...input }) as Memory;
+    // Masking first: nothing below (not even the duplicate check) sees a secret. maskRecord also takes
+    // out, in any case, what a caller derived from the raw text (a lower-cased signature key).
+    // An id is a name, never silently rewritten by masking (two e-mail ids would become one «email»).
+    if (input.id && findSecrets(input.id).length) throw new Error('a memory id may not hold personal data or a secret (it would be masked and collide)');
+    const m = maskRecord({ ...input }) as Memory;
     m.id = m.id || newId(m.kind[0]);
     m.createdAt ??= now;
     m.updatedAt ??= m.createdAt;

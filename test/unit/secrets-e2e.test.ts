@@ -40,12 +40,20 @@ function filesUnder(dir: string): { file: string; bytes: Buffer }[] {
   return out;
 }
 
-/** Human-readable list of where any secret leaked (empty when clean). */
+/**
+ * Human-readable list of where any secret leaked (empty when clean). Also searched lower-cased: a derived
+ * field (a signature key, a word index) that lower-cases a secret hides it from case-sensitive detectors.
+ */
 function leaks(sources: { name: string; text: string }[]): string[] {
   const found: string[] = [];
+  const lowered = sources.map(src => src.text.toLowerCase());
   for (const s of SECRET_CORPUS) {
     for (const n of needles(s.value)) {
-      for (const src of sources) if (src.text.includes(n)) found.push(`${s.kind} "${n.slice(0, 24)}…" in ${src.name}`);
+      const ln = n.toLowerCase();
+      for (const [i, src] of sources.entries()) {
+        if (src.text.includes(n)) found.push(`${s.kind} "${n.slice(0, 24)}…" in ${src.name}`);
+        else if (lowered[i].includes(ln)) found.push(`${s.kind} "${n.slice(0, 24)}…" lower-cased in ${src.name}`);
+      }
     }
   }
   return [...new Set(found)];

@@ -1,0 +1,148 @@
+// Masking: coverage of the secret corpus, false positives on ordinary text, and cost, for the current
+// masker against the one before issue 10 (bench/baseline/mask.ts) in the same run. With --secretlint DIR
+// (a folder where `npm install @secretlint/core @secretlint/secretlint-rule-preset-recommend` was run,
+// outside the repo) the same corpus goes through secretlint's recommended preset too.
+// Prints numbers; never passes or fails on timing.
+//   node bench/mask.mjs [--secretlint /tmp/secretlint-eval] [--json]
+import * as esbuild from 'esbuild';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const args = process.argv.slice(2);
+const opt = name => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const asJson = args.includes('--json');
+
+async function bundle() {
+  const out = mkdtempSync(join(tmpdir(), 'engram-bench-mask-'));
+  const entry = join(out, 'entry.ts');
+  writeFileSync(entry, [
+    `export * as current from ${JSON.stringify(join(root, 'src/core/mask.ts'))};`,
+    `export * as baseline from ${JSON.stringify(join(here, 'baseline/mask.ts'))};`,
+    `export * as secrets from ${JSON.stringify(join(root, 'test/fixtures/secrets.ts'))};`,
+    `export * as ordinary from ${JSON.stringify(join(root, 'test/fixtures/ordinary.ts'))};`,
+    `export { normaliseSignature } from ${JSON.stringify(join(root, 'src/core/signature.ts'))};`,
+  ].join('\n'));
+  await esbuild.build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: join(out, 'bundle.cjs'), logLevel: 'error' });
+  const mod = createRequire(import.meta.url)(join(out, 'bundle.cjs'));
+  rmSync(out, { recursive: true, force: true });
+  return mod;
+}
+
+/** Every line of the recorded real tool output (test/fixtures/tool-output), deduplicated. */
+function toolOutputLines() {
+  const base = join(root, 'test/fixtures/tool-output');
+  const lines = new Set();
+  let text = '';
+  for (const tool of readdirSync(base, { withFileTypes: true })) {
+    if (!tool.isDirectory()) continue;
+    for (const f of readdirSync(join(base, tool.name))) {
+      const t = readFileSync(join(base, tool.name, f), 'utf8');
+      text += t + '\n';
+      for (const l of t.split('\n')) if (l.trim()) lines.add(l);
+    }
+  }
+  return { lines: [...lines], text };
+}
+
+function timeIt(fn, minMs = 300) {
+  // Warm up, then repeat until minMs has passed; report the mean per call in µs (wall and CPU).
+  for (let i = 0; i < 3; i++) fn();
+  let n = 0;
+  const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
+  do { fn(); n++; } while (Number(process.hrtime.bigint() - t0) / 1e6 < minMs);
+  const wall = Number(process.hrtime.bigint() - t0) / 1e3 / n;
+  const cpu = (process.cpuUsage(c0).user + process.cpuUsage(c0).system) / n;
+  return { wall, cpu };
+}
+
+async function timeAsync(fn, minMs = 300) {
+  for (let i = 0; i < 2; i++) await fn();
+  let n = 0;
+  const t0 = process.hrtime.bigint(), c0 = process.cpuUsage();
+  do { await fn(); n++; } while (Number(process.hrtime.bigint() - t0) / 1e6 < minMs);
+  return { wall: Number(process.hrtime.bigint() - t0) / 1e3 / n, cpu: (process.cpuUsage(c0).user + process.cpuUsage(c0).system) / n };
+}
+
+const m = await bundle();
+const corpus = m.secrets.SECRET_CORPUS;
+const needles = m.secrets.secretNeedles;
+const ordinary = [...m.ordinary.ISSUE_LINES, ...m.ordinary.PROSE_LINES, ...m.ordinary.TOOL_LINES, ...m.secrets.NOT_SECRETS];
+const tool = toolOutputLines();
+const kb = Buffer.byteLength(tool.text) / 1024;
+const typical = m.ordinary.TOOL_LINES.filter(l => l.length > 40);
+
+function evaluate(mask, maskAll) {
+  // Coverage with the default options (home folders are rewritten); false positives without the home
+  // rewrite, which changes paths on purpose.
+  const missed = corpus.filter(s => { const out = maskAll(s.context); return needles(s.value).some(n => out.includes(n)); });
+  const fpIssue = ordinary.filter(l => mask(l) !== l);
+  const fpTool = tool.lines.filter(l => mask(l) !== l);
+  return { missed, fpIssue, fpTool };
+}
+
+const rows = [];
+for (const [name, mod] of [['baseline (before issue 10)', m.baseline], ['current', m.current]]) {
+  const mask = t => mod.maskSecrets(t, { genericHome: false });
+  const e = evaluate(mask, t => mod.maskSecrets(t));
+  const perKb = timeIt(() => mask(tool.text));
+  const perMsg = timeIt(() => { for (const l of typical) mask(l); });
+  rows.push({
+    name, covered: corpus.length - e.missed.length, total: corpus.length,
+    missedKinds: [...new Set(e.missed.map(s => s.kind))],
+    fpOrdinary: e.fpIssue.length, ordinary: ordinary.length, fpTool: e.fpTool.length, toolLines: tool.lines.length,
+    usPerKb: perKb.wall / kb, cpuUsPerKb: perKb.cpu / kb, usPerMsg: perMsg.wall / typical.length, cpuUsPerMsg: perMsg.cpu / typical.length,
+    fpExamples: [...e.fpIssue, ...e.fpTool].slice(0, 5).map(l => `${l.slice(0, 90)} -> ${mask(l).slice(0, 90)}`),
+  });
+}
+const sig = timeIt(() => { for (const l of typical) m.normaliseSignature(l); });
+
+const slDir = opt('--secretlint');
+if (slDir) {
+  const req = createRequire(pathToFileURL(join(resolve(slDir), 'package.json')));
+  const { lintSource } = req('@secretlint/core');
+  const { creator } = req('@secretlint/secretlint-rule-preset-recommend');
+  const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: creator }] };
+  const lint = async content => (await lintSource({ source: { content, filePath: '/memory.txt', contentType: 'text' }, options: { config, noPhysicFilePath: true } })).messages;
+  let covered = 0;
+  const missedKinds = new Set();
+  for (const s of corpus) {
+    const msgs = await lint(s.context);
+    // Detected when a reported range covers the middle of the secret (where the needle is taken).
+    const at = s.context.indexOf(s.value.split('\n')[0]);
+    const mid = at + Math.floor(Math.min(s.value.split('\n')[0].length, 200) / 2);
+    if (at >= 0 && msgs.some(x => x.range[0] <= mid && x.range[1] > mid)) covered++; else missedKinds.add(s.kind);
+  }
+  let fpOrdinary = 0, fpTool = 0;
+  for (const l of ordinary) if ((await lint(l)).length) fpOrdinary++;
+  for (const l of tool.lines) if ((await lint(l)).length) fpTool++;
+  const perKb = await timeAsync(() => lint(tool.text));
+  const perMsg = await timeAsync(async () => { for (const l of typical) await lint(l); });
+  const version = JSON.parse(readFileSync(join(resolve(slDir), 'node_modules/@secretlint/core/package.json'), 'utf8')).version;
+  rows.push({
+    name: `secretlint ${version} + preset-recommend`, covered, total: corpus.length, missedKinds: [...missedKinds],
+    fpOrdinary, ordinary: ordinary.length, fpTool, toolLines: tool.lines.length,
+    usPerKb: perKb.wall / kb, cpuUsPerKb: perKb.cpu / kb, usPerMsg: perMsg.wall / typical.length, cpuUsPerMsg: perMsg.cpu / typical.length, fpExamples: [],
+  });
+}
+
+if (asJson) {
+  console.log(JSON.stringify({ rows, signatureUsPerMsg: sig.wall / typical.length, signatureCpuUsPerMsg: sig.cpu / typical.length }, null, 2));
+} else {
+  console.log(`Masking bench — ${cpus().length} CPUs, Node ${process.version}, load ${loadavg().map(x => x.toFixed(1)).join(' ')}`);
+  console.log(`corpus: ${corpus.length} secrets in context; ordinary: ${ordinary.length} lines (issue + real tool output + NOT_SECRETS), ${tool.lines.length} recorded tool-output lines (${kb.toFixed(0)} KB); typical message: ${typical.length} lines, mean ${Math.round(typical.reduce((a, l) => a + l.length, 0) / typical.length)} chars\n`);
+  console.log('| masker | secrets masked | ordinary lines changed | tool-output lines changed | µs per KB (CPU) | µs per message (CPU) |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${r.covered}/${r.total} | ${r.fpOrdinary}/${r.ordinary} | ${r.fpTool}/${r.toolLines} | ${r.usPerKb.toFixed(1)} (${r.cpuUsPerKb.toFixed(1)}) | ${r.usPerMsg.toFixed(1)} (${r.cpuUsPerMsg.toFixed(1)}) |`);
+  }
+  console.log(`\nnormaliseSignature (masks first now): ${(sig.wall / typical.length).toFixed(1)} µs per message (CPU ${(sig.cpu / typical.length).toFixed(1)})`);
+  for (const r of rows) {
+    if (r.missedKinds.length) console.log(`${r.name} missed: ${r.missedKinds.join(', ')}`);
+    for (const x of r.fpExamples) console.log(`${r.name} changed: ${x}`);
+  }
+}
