@@ -186,7 +186,8 @@ export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string): L
     importance: unexplained ? 0.1 : IMPORTANCE[t.outcome], source: 'captured', tags: unexplained ? [...tagsOf(t), 'unexplained'] : tagsOf(t), scope: m.scope,
     confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
     errorSignature: t.error.key,
-    errorText: clip(t.error.message.trim(), 2000),
+    // The errors met on the way belong to the lesson too: the next person may meet the later one first.
+    errorText: clip([t.error.message.trim(), ...(t.variants ?? []).map(v => `then: ${firstLine(v.message)}`)].join('\n'), 2000),
     errorCategory: t.error.family,
     stack: [...new Set([m.domain.replace(/^terminal:/, ''), t.error.tool].filter(Boolean))],
     rootCause, fixApproach,

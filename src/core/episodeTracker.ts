@@ -51,6 +51,8 @@ export interface TrackedEpisode {
   sourceIds: string[];
   /** Times the triggering error came back unresolved within this episode. */
   recurrences: number;
+  /** Other errors of the same family the attempts ran into on the way (ModuleNotFoundError → ImportError). */
+  variants?: ErrorInfo[];
   /** Set while the error is gone but not yet confirmed gone (settling). */
   resolvingSince?: number;
 }
@@ -280,6 +282,10 @@ export class EpisodeTracker {
           own.recurrences++;
           this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: false, at: now, detail: cmd.line });
           if (!own.error && cmd.error) own.error = cmd.error;
+          else if (cmd.error && own.error && cmd.error.key !== own.error.key) {
+            own.variants ??= [];
+            if (own.variants.length < 3 && !own.variants.some(v => v.key === cmd.error!.key)) own.variants.push(cmd.error);
+          }
           effects.push({ type: 'recurred', episode: own });
         }
       }

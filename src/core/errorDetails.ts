@@ -3,7 +3,7 @@
 // signature and different details are the same kind of error, not the same problem.
 import { boundedLines } from './text';
 
-export type DetailKind = 'module' | 'type' | 'test';
+export type DetailKind = 'module' | 'type' | 'test' | 'symbol';
 
 export interface ErrorDetail {
   kind: DetailKind;
@@ -31,6 +31,13 @@ const PATTERNS: { re: RegExp; kind: DetailKind; noun: string; join?: boolean }[]
   { re: /^\s*● (?!Test suite failed to run)(.{1,200})$/, kind: 'test', noun: 'test' },
   { re: /^FAILED \S*?::(\S{1,200})/, kind: 'test', noun: 'test' },
   { re: /^--- FAIL: (\S{1,200})/, kind: 'test', noun: 'test' },
+  // What extract.ts appends to a test failure's message ("test: name"), so a stored lesson keeps it too.
+  { re: /^test: (.{1,200})$/, kind: 'test', noun: 'test' },
+  // vitest "FAIL  file > name"; pytest's "____ name ____" block header.
+  { re: /^\s*FAIL\s+\S+ > (.{1,200})$/, kind: 'test', noun: 'test' },
+  { re: /^_{3,} (\S{1,200}) _{3,}$/, kind: 'test', noun: 'test' },
+  // javac "symbol: variable count", rustc/gcc name the missing item in quotes elsewhere.
+  { re: /^\s*symbol:\s+((?:class|variable|method|interface) \S{1,200})/, kind: 'symbol', noun: 'symbol' },
 ];
 
 /** The details of the errors in raw output (first occurrences, bounded). */
@@ -69,7 +76,7 @@ export type DetailMatch = { same: true } | { same: false; differ: ErrorDetail } 
  */
 export function compareDetails(query: readonly ErrorDetail[], memory: readonly ErrorDetail[]): DetailMatch {
   let shared = false;
-  for (const kind of ['module', 'type', 'test'] as const) {
+  for (const kind of ['module', 'type', 'test', 'symbol'] as const) {
     const q = query.filter(d => d.kind === kind);
     const m = memory.filter(d => d.kind === kind);
     if (!q.length || !m.length) continue;

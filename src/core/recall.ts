@@ -74,6 +74,21 @@ interface Candidate {
 export class RecallEngine {
   private constraintCache: { revision: number; ids: string[] } | undefined;
   private textCache: { revision: number; size: number; byText: Map<string, string[]> } | undefined;
+  private lessonCache: { revision: number; byEpisode: Map<string, string> } | undefined;
+
+  /** Episode id → the (first) lesson that has it as evidence, rebuilt when the state changes. */
+  private episodeLessons(): Map<string, string> {
+    const rev = this.deps.state.revision;
+    if (this.lessonCache?.revision !== rev) {
+      const byEpisode = new Map<string, string>();
+      for (const m of this.deps.state.all()) {
+        if (m.kind !== 'lesson' || m.deleted) continue;
+        for (const e of m.evidence) if (!byEpisode.has(e)) byEpisode.set(e, m.id);
+      }
+      this.lessonCache = { revision: rev, byEpisode };
+    }
+    return this.lessonCache.byEpisode;
+  }
   private readonly detailCache = new Map<string, { at: number; details: ErrorDetail[] }>();
 
   constructor(private readonly deps: RecallDeps) {}
@@ -142,6 +157,7 @@ export class RecallEngine {
     // Signature members join the candidates. A very common signature (thousands of "cannot find module")
     // is narrowed to the members that pass the filters and, past a bound, to the best by trust, recency,
     // importance and scope fit, so ranking work stays bounded however big the store grows.
+    const qDetails = sigIds.size ? errorDetails(text) : [];
     if (sigIds.size) {
       let members: { id: string; label: string; prior: number }[] = [];
       for (const [id, label] of sigIds) {
@@ -154,7 +170,6 @@ export class RecallEngine {
       if (members.length > MAX_SIGNATURE_CANDIDATES) members = members.sort((a, b) => b.prior - a.prior).slice(0, MAX_SIGNATURE_CANDIDATES);
       for (const x of members) cand(x.id).sig = x.label;
       // The details the signature normalised away (module, types, test) tell a fix apart from a near miss.
-      const qDetails = errorDetails(text);
       if (qDetails.length) {
         for (const c of cands.values()) {
           if (!c.sig) continue;
@@ -178,6 +193,21 @@ export class RecallEngine {
       }
     }
     const model = hasVectors && !!vectors;
+    // One item per piece of knowledge: an episode whose lesson is live stands behind that lesson, which
+    // takes its match (and is judged on its own details: the test, the module).
+    const lessonOf = this.episodeLessons();
+    for (const c of [...cands.values()]) {
+      const lessonId = lessonOf.get(c.id);
+      const lesson = lessonId ? state.get(lessonId) : undefined;
+      if (!lessonId || !keep(lesson) || state.get(c.id)?.kind !== 'episode') continue;
+      cands.delete(c.id);
+      const had = cands.get(lessonId);
+      const lc = had ?? cand(lessonId);
+      lc.sig ??= c.sig;
+      if (c.lex > lc.lex) { lc.lex = c.lex; lc.terms = c.terms; }
+      lc.cos = Math.max(lc.cos, c.cos);
+      if (lc.sig && !lc.details && qDetails.length) lc.details = compareDetails(qDetails, this.detailsOf(lesson));
+    }
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
