@@ -98,6 +98,16 @@ interface FileState {
 /** Commands kept for an episode that opens after they ran (its error appeared before them). */
 const RECENT_COMMANDS = 20;
 
+/**
+ * The resolutions the tracker writes itself (how an episode ended, not what fixed it). Surfaces and the
+ * pattern pass never present these as a fix.
+ */
+const AUTOMATIC_RESOLUTION = /^(?:the error is gone|error gone|file closed|file deleted|idle gap|workspace folders changed|switched to branch .*|ended by the user(?::.*)?|the error changed to:.*|`[^`]*` passed)$/s;
+
+export function isAutomaticResolution(text: string | undefined): boolean {
+  return !text || AUTOMATIC_RESOLUTION.test(text.trim());
+}
+
 /** Exit codes that mean "the user stopped it", not "it failed". */
 const INTERRUPTED = new Set([130, 131, 143]);
 

@@ -4,6 +4,7 @@
 import { narrowestGlobs } from './scope';
 import { normaliseSignature } from './signature';
 import { PRIOR } from './trust';
+import { isAutomaticResolution } from './episodeTracker';
 import type { Episode, Lesson, Owner } from './types';
 
 export interface PatternCandidate {
@@ -69,7 +70,10 @@ function causeText(e: Episode): string {
  * resolution ("the error is gone", "`cmd` passed") and never the re-run: those say nothing to do.
  */
 function actionOf(e: Episode): string | undefined {
-  return e.fixAction?.trim() || undefined;
+  if (e.fixAction?.trim()) return e.fixAction.trim();
+  // An episode written by a person or a tool may say in its resolution what fixed it.
+  if (!isAutomaticResolution(e.resolution)) return e.resolution!.trim();
+  return undefined;
 }
 
 function normal(s: string): string { return s.toLowerCase().replace(/\s+/g, ' ').replace(/[.!]+$/, '').trim(); }

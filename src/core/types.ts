@@ -1,5 +1,6 @@
 // The memory model shared by every layer. Field names follow the seed schemas in DESIGN.md; keep them.
 // Pure types: nothing here imports Node or VS Code.
+import { isAutomaticResolution } from './episodeTracker';
 
 export type MemoryKind = 'lesson' | 'episode' | 'fact' | 'rule';
 export type Maturity = 'observation' | 'pattern' | 'rule' | 'constraint';
@@ -84,9 +85,13 @@ export interface Episode extends MemoryBase {
   fixKey?: string;
 }
 
-/** The fix an episode can honestly show: what was observed to fix it, only for a success. */
+/**
+ * The fix an episode can honestly show, only for a success: what was observed to fix it, or a resolution
+ * a person or a tool wrote — never the tracker's own "the error is gone" / "`cmd` passed".
+ */
 export function episodeFix(e: Episode): string | undefined {
-  return e.outcome === 'success' ? e.fixAction : undefined;
+  if (e.outcome !== 'success') return undefined;
+  return e.fixAction ?? (isAutomaticResolution(e.resolution) ? undefined : e.resolution);
 }
 
 export interface Lesson extends MemoryBase {

@@ -25,7 +25,7 @@ export interface CaptureApi {
    * becomes that episode's lesson text instead of a separate memory. Undefined when no episode is open or
    * ended in the last 10 minutes.
    */
-  explainEpisode(explanation: { rootCause: string; fixApproach: string }): Promise<{ episodeId: string; lessonId?: string } | undefined>;
+  explainEpisode(explanation: { errorText: string; rootCause: string; fixApproach: string }): Promise<{ episodeId: string; lessonId?: string } | undefined>;
 }
 
 export interface EngramApi {

@@ -55,13 +55,20 @@ suite('Hover on errors', () => {
   });
 
   test('shows nothing away from errors or for errors no memory knows', async () => {
-    await engram();
+    const api = await engram();
     const name = token('nomem');
+    // A memory about another error that shares words with this one: the proactive gate must not show it.
+    await seedLesson(api, {
+      errorText: `error TS2322: Type 'number' is not assignable to type 'string'. The constant ${token('other')} was reassigned.`,
+      rootCause: 'a constant was assigned a value of another type', fixApproach: 'declare it with let and the right type', scope: [],
+    });
     // TS2588 (assignment to a constant): no test seeds a memory for it.
     const { uri, diagnostic } = await openWithError(`packages/web/src/${name}.ts`, `// line without error\nconst ${name} = 1;\n${name} = 2;\nexport {};\n`, 2588);
     assert.strictEqual(engramHover(await hoverAt(uri, new vscode.Position(0, 3))), undefined, 'hover on a line without error');
-    // An error whose signature no memory shares: give the background recall time, then expect nothing.
-    await new Promise(r => setTimeout(r, 1500));
+    // An error whose signature no memory shares: once the background recall for it has resolved (awaited,
+    // not slept on), it holds nothing and the hover shows nothing.
+    const results = await DiagnosticRecall.for(api.services).resolve(uri, diagnostic);
+    assert.deepStrictEqual((results ?? []).map(r => r.memory.id), [], 'proactive recall found memories for an error none is about');
     assert.strictEqual(engramHover(await hoverAt(uri, diagnostic.range.start.translate(0, 1))), undefined);
   });
 

@@ -13,6 +13,8 @@ export interface Hunk {
   /** 0-based lines of the new text that this hunk added or changed (for matching an error's line). */
   newFrom: number;
   newTo: number;
+  /** 0-based lines of the new text that were added, in order. */
+  addedAt: number[];
   /** For JSON files: the key path enclosing the first added/changed line, e.g. "compilerOptions". */
   keyPath?: string;
 }
@@ -87,14 +89,14 @@ function toHunks(a: string[], ops: Op[], start: number): Hunk[] {
     if (!cur || keepRun.length > 2 * CONTEXT) {
       flushKeep(true);
       const lead = keepRun.length ? keepRun.slice(-CONTEXT) : a.slice(Math.max(0, oldLine - CONTEXT), oldLine).map(line => ({ op: ' ' as const, line }));
-      cur = { oldStart: oldLine - lead.length + 1, newStart: newLine - lead.length + 1, lines: lead.map(x => ` ${x.line}`), removed: [], added: [], newFrom: newLine, newTo: newLine };
+      cur = { oldStart: oldLine - lead.length + 1, newStart: newLine - lead.length + 1, lines: lead.map(x => ` ${x.line}`), removed: [], added: [], newFrom: newLine, newTo: newLine, addedAt: [] };
     } else {
       cur.lines.push(...keepRun.map(x => ` ${x.line}`));
     }
     keepRun = [];
     cur.lines.push(`${o.op}${o.line}`);
     if (o.op === '-') { cur.removed.push(o.line); oldLine++; cur.newTo = Math.max(cur.newTo, newLine); }
-    else { cur.added.push(o.line); cur.newTo = newLine; newLine++; }
+    else { cur.added.push(o.line); cur.addedAt.push(newLine); cur.newTo = newLine; newLine++; }
   }
   if (cur) {
     const trail = keepRun.length ? keepRun : a.slice(oldLine, oldLine + CONTEXT).map(line => ({ op: ' ' as const, line }));
@@ -127,7 +129,12 @@ export function lineDiff(file: string, before: string | undefined, after: string
   const ops: Op[] = [...middleOps(a.slice(start, endA), b.slice(start, endB)), ...a.slice(endA).map(line => ({ op: ' ' as const, line }))];
   const hunks = toHunks(a, ops, start);
   if (/\.jsonc?$|(^|\/)\.?[\w.-]*rc$/.test(file)) {
-    for (const h of hunks) { const k = jsonKeyPath(b, h.newFrom); if (k) h.keyPath = k; }
+    // Where the first added line that says something sits (not the brace or comma an edit moved).
+    for (const h of hunks) {
+      const i = h.added.findIndex(l => /[\p{L}\p{N}]/u.test(l));
+      const k = jsonKeyPath(b, i >= 0 ? h.addedAt[i] : h.newFrom);
+      if (k) h.keyPath = k;
+    }
   }
   const added = hunks.reduce((n, h) => n + h.added.length, 0);
   const removed = hunks.reduce((n, h) => n + h.removed.length, 0);

@@ -222,9 +222,15 @@ export function isGenerated(file: string): boolean {
   return GENERATED.test(file);
 }
 
+/** Package manifests an install command edits itself (npm install x adds x to package.json). */
+const MANIFEST = /(^|\/)(?:package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|Cargo\.toml|go\.mod|Gemfile|composer\.json)$/;
+const INSTALLS = /\b(?:i|install|add|remove|rm|uninstall|un|update|up|upgrade|get|require|sync|tidy)\b/;
+
 export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): FixEvidence {
   const commands = t.outcome === 'success' || t.outcome === 'partial' ? fixCommands(t) : [];
-  const diffs = allDiffs.filter(d => !isGenerated(d.file));
+  // When an install ran, the manifest's new entry is its consequence: the command is the fix.
+  const installed = commands.some(c => INSTALLS.test(commandBody(c)));
+  const diffs = allDiffs.filter(d => !isGenerated(d.file) && !(installed && MANIFEST.test(d.file)));
   const ranked = rankHunks(t, diffs);
   const changedFiles = diffs.filter(d => d.hunks.length || d.created || d.deleted).map(d => d.file);
   const actions: string[] = [];

@@ -6,6 +6,7 @@ import { triggerText } from '../../core/episodeSummary';
 import { EpisodeTracker, type CommandInfo, type ErrorInfo, type TrackedEpisode, type TrackerEffect } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
 import { maskSecrets } from '../../core/mask';
+import { signatureOf } from '../../core/signature';
 import { scopeMatches } from '../../core/scope';
 import type { FeedbackOutcome, Outcome } from '../../core/types';
 import type { CaptureApi, OpenEpisodeView } from '../api';
@@ -100,6 +101,14 @@ interface EpisodeContext {
   explanation?: AgentExplanation;
 }
 
+/** Is `errorText` (what an agent says it fixed) the episode's error: the same signature, or its message? */
+function sameError(ep: TrackedEpisode, errorText: string): boolean {
+  if (!ep.error) return false;
+  if (signatureOf(errorText)?.key === ep.error.key) return true;
+  const first = ep.error.message.split('\n')[0].trim();
+  return first.length >= 8 && errorText.includes(first);
+}
+
 /** How long after an episode ends an agent's explanation still attaches to it. */
 const EXPLAIN_WINDOW_MS = 10 * 60_000;
 
@@ -125,7 +134,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   private recorder: TraceRecorder | undefined;
   /** Recently ended episodes that had a lesson, newest last, for agents' explanations. */
-  private readonly recent: { episodeId: string; lessonId: string; endedAt: number }[] = [];
+  private readonly recent: { episodeId: string; lessonId: string; endedAt: number; errorKey?: string; message?: string }[] = [];
 
   constructor(private readonly services: Services) {
     this.cfg = readCapture();
@@ -337,22 +346,23 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     };
     this.finalizer.enqueue(job);
     if (job.episodeId && job.lessonId && ep.outcome !== 'abandoned') {
-      this.recent.push({ episodeId: job.episodeId, lessonId: job.lessonId, endedAt: Date.now() });
+      this.recent.push({ episodeId: job.episodeId, lessonId: job.lessonId, endedAt: Date.now(), errorKey: ep.error?.key, message: ep.error?.message.split('\n')[0].trim() || undefined });
       if (this.recent.length > 5) this.recent.shift();
     }
   }
 
-  async explainEpisode(explanation: AgentExplanation): Promise<{ episodeId: string; lessonId?: string } | undefined> {
-    // The episode the agent is working on: the most recently active open one…
-    const open = this.tracker.open().sort((x, y) => y.lastActivity - x.lastActivity)[0];
+  async explainEpisode(input: AgentExplanation & { errorText: string }): Promise<{ episodeId: string; lessonId?: string } | undefined> {
+    const { errorText, ...explanation } = input;
+    // The episode the agent is working on: an open one with this error (most recently active first)…
+    const open = this.tracker.open().filter(ep => sameError(ep, errorText)).sort((x, y) => y.lastActivity - x.lastActivity)[0];
     const ctx = open && this.contexts.get(open.id);
     if (open && ctx) {
       ctx.explanation = explanation;
       this.services.logger.info(`episode ${open.id}: an agent's explanation will write its lesson`);
       return { episodeId: open.id };
     }
-    // …or the one that just ended.
-    const last = this.recent[this.recent.length - 1];
+    // …or one with this error that just ended.
+    const last = [...this.recent].reverse().find(r => r.errorKey !== undefined && r.errorKey === signatureOf(errorText)?.key || r.message !== undefined && errorText.includes(r.message));
     if (!last || Date.now() - last.endedAt > EXPLAIN_WINDOW_MS) return undefined;
     if (!this.finalizer.explainQueued(last.episodeId, explanation)) {
       const store = await this.services.store();

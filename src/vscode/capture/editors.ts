@@ -111,8 +111,11 @@ export function watchEditors(sink: EditorSink, baselines: TextBaselines): vscode
       if (!sink.active) return;
       const file = sink.relativeIfCaptured(uri);
       if (!file || isOpen(uri)) return;
-      baselines.noteCreated(file);
-      whenFile(uri, () => { recordDisk(sink, file, uri, true); sink.edited(file, 1); });
+      const created = (f: string, u: vscode.Uri) => { baselines.noteCreated(f); recordDisk(sink, f, u, true); sink.edited(f, 1); };
+      // A new folder (mkdir -p, then files written into it) may arrive as one event: its files are new too.
+      whenFileOrFolder(uri, () => created(file, uri), files => {
+        for (const u of files) { const f = sink.relativeIfCaptured(u); if (f) created(f, u); }
+      });
     }),
     watcher.onDidChange(uri => {
       if (!sink.active || isOpen(uri)) return; // open documents report their own edits
@@ -134,6 +137,27 @@ function recordDisk(sink: EditorSink, file: string, uri: vscode.Uri, created = f
   let text: string;
   try { text = fs.readFileSync(uri.fsPath, 'utf8'); } catch { return; }
   if (created) sink.recorder.disk(file, text, null); else sink.recorder.disk(file, text);
+}
+
+const MAX_NEW_FOLDER_FILES = 50;
+
+/** Like whenFile, and for a new folder: the files in it (one level down and below, bounded). */
+function whenFileOrFolder(uri: vscode.Uri, onFile: () => void, onFolder: (files: vscode.Uri[]) => void): void {
+  vscode.workspace.fs.stat(uri).then(async st => {
+    if (st.type & vscode.FileType.File) { onFile(); return; }
+    if (!(st.type & vscode.FileType.Directory)) return;
+    const files: vscode.Uri[] = [];
+    const walk = async (dir: vscode.Uri, depth: number) => {
+      for (const [name, type] of await vscode.workspace.fs.readDirectory(dir)) {
+        if (files.length >= MAX_NEW_FOLDER_FILES) return;
+        const child = vscode.Uri.joinPath(dir, name);
+        if (type & vscode.FileType.File) files.push(child);
+        else if (type & vscode.FileType.Directory && depth < 3) await walk(child, depth + 1);
+      }
+    };
+    await walk(uri, 0);
+    onFolder(files);
+  }).then(undefined, () => { /* gone again */ });
 }
 
 /** Folders appear in watcher events too; only files are steps. The stat runs off the event. */

@@ -134,7 +134,7 @@ export class RememberTool implements vscode.LanguageModelTool<unknown> {
     const input = parseRememberInput(options.input);
     if (input.kind === 'lesson' && this.services.capture) {
       // During (or right after) an episode, the agent's explanation is that episode's lesson, not a copy.
-      const attached = await this.services.capture.explainEpisode({ rootCause: input.rootCause, fixApproach: input.fixApproach });
+      const attached = await this.services.capture.explainEpisode({ errorText: input.errorText, rootCause: input.rootCause, fixApproach: input.fixApproach });
       if (attached) {
         this.services.fireChanged();
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(attached.lessonId
