@@ -16,12 +16,15 @@ import { registerConstraints } from './vscode/constraints';
 import { registerRelevantStatus } from './vscode/relevantStatus';
 import { registerLifecycle } from './vscode/lifecycle';
 
+let active: Services | undefined;
+
 export function activate(context: vscode.ExtensionContext): EngramApi {
   const started = performance.now();
   const { channel, logger } = createLog();
   context.subscriptions.push(channel);
   const services = new Services(context, logger, channel);
   context.subscriptions.push(services);
+  active = services;
   const features: [string, (s: Services) => void][] = [
     ['commands', registerCommands],
     ['capture', registerCapture],
@@ -52,6 +55,12 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
   return { services };
 }
 
+/**
+ * VS Code awaits this before it disposes the subscriptions: pending forgets are written, open episodes are
+ * saved for the next start and queued episode writes land, and only then do the stores close.
+ */
 export function deactivate(): Thenable<void> | undefined {
-  return undefined;
+  const s = active;
+  active = undefined;
+  return s?.shutdown();
 }

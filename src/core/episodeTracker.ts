@@ -55,6 +55,8 @@ export interface TrackedEpisode {
   variants?: ErrorInfo[];
   /** Set while the error is gone but not yet confirmed gone (settling). */
   resolvingSince?: number;
+  /** Restored after a window reload: what happened while the window was closed is unknown. */
+  restored?: boolean;
 }
 
 export type TrackerEffect =
@@ -140,6 +142,17 @@ export class EpisodeTracker {
 
   open(): TrackedEpisode[] {
     return [...this.episodes.values()];
+  }
+
+  /**
+   * Open episodes saved when the window closed, back on the next start. A diagnostics episode's error
+   * must be seen again or seen gone; nothing that happened in between is claimed (no baselines survive).
+   */
+  restore(episodes: readonly TrackedEpisode[], now: number): void {
+    for (const ep of episodes) {
+      if (this.episodes.has(ep.id) || this.byKey.has(ep.key)) continue;
+      this.register({ ...ep, steps: [...ep.steps], files: [...ep.files], sourceIds: [...ep.sourceIds], resolvingSince: undefined, restored: true, lastActivity: now });
+    }
   }
 
   get(id: string): TrackedEpisode | undefined {

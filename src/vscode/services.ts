@@ -190,7 +190,36 @@ export class Services implements vscode.Disposable {
     return path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
   }
 
-  async dispose(): Promise<void> {
+  private readonly shutdownTasks: { name: string; run: () => Promise<void> }[] = [];
+  private shutdownDone: Promise<void> | undefined;
+
+  /**
+   * Work that must finish before the stores close when the window closes or reloads (pending user
+   * actions, queued episode writes). Runs in reverse order of registration, like disposal.
+   */
+  beforeShutdown(name: string, run: () => Promise<void>): void {
+    this.shutdownTasks.push({ name, run });
+  }
+
+  /** deactivate(): the registered tasks (newest first), then the stores close. Idempotent. */
+  shutdown(): Promise<void> {
+    this.shutdownDone ??= (async () => {
+      for (const t of [...this.shutdownTasks].reverse()) {
+        try { await t.run(); } catch (e) { this.logger.error(`shutdown (${t.name}): ${formatError(e)}`); }
+      }
+      await this.dispose();
+    })();
+    return this.shutdownDone;
+  }
+
+  private disposed: Promise<void> | undefined;
+
+  dispose(): Promise<void> {
+    this.disposed ??= this.disposeOnce();
+    return this.disposed;
+  }
+
+  private async disposeOnce(): Promise<void> {
     if (this.accessTimer) clearTimeout(this.accessTimer);
     this.changed.dispose();
     const stores = [this.storePromise, this.personalPromise].filter(Boolean) as Promise<MemoryStore>[];

@@ -242,3 +242,37 @@ describe('episodeTracker', () => {
     assert.notStrictEqual(normaliseCommand('npm test'), normaliseCommand('npm run build'));
   });
 });
+
+describe('EpisodeTracker: restored after a window reload', () => {
+  const err: ErrorInfo = { key: 'tsc:TS2322:x', family: 'tsc:type', message: "Type 'number' is not assignable to type 'string'.", tool: 'tsc', code: 'TS2322', line: 2 };
+  const ctx = { fileOpen: true, serverAlive: true };
+
+  it('a restored diagnostics episode ends as success when its error is seen gone, and stays open while it is there', () => {
+    const first = new EpisodeTracker({ noiseThresholdMs: 1000, settleMs: 500, newId: () => 'ep1' });
+    first.diagnostics('src/a.ts', [err], 0, ctx);
+    const [opened] = first.tick(1000);
+    assert.ok(opened.type === 'opened');
+    const saved = JSON.parse(JSON.stringify(first.open())) as TrackedEpisode[];
+
+    const next = new EpisodeTracker({ noiseThresholdMs: 1000, settleMs: 500, newId: () => 'other' });
+    next.restore(saved, 50_000);
+    assert.deepStrictEqual(next.open().map(e => [e.id, e.restored]), [['ep1', true]]);
+    assert.deepStrictEqual(next.diagnostics('src/a.ts', [err], 50_100, ctx).filter(e => e.type !== 'noise'), []);
+    next.diagnostics('src/a.ts', [], 51_000, ctx);
+    const ended = next.tick(51_600).find(e => e.type === 'ended');
+    assert.ok(ended && ended.type === 'ended' && ended.episode.id === 'ep1' && ended.episode.outcome === 'success');
+    // Restoring twice (two windows reading one file) does not duplicate it.
+    next.restore(saved, 52_000);
+    next.restore(saved, 52_000);
+    assert.strictEqual(next.open().length, 1);
+  });
+
+  it('a restored terminal episode closes when its command passes', () => {
+    const first = new EpisodeTracker({ newId: () => 't1' });
+    first.commandEnded({ id: 'c1', line: 'npm test', exitCode: 1, error: { ...err, key: 'node:x', family: 'node:x' } }, 0);
+    const next = new EpisodeTracker({ newId: () => 'other' });
+    next.restore(JSON.parse(JSON.stringify(first.open())) as TrackedEpisode[], 10_000);
+    const ended = next.commandEnded({ id: 'c2', line: 'npm test', exitCode: 0 }, 11_000).find(e => e.type === 'ended');
+    assert.ok(ended && ended.type === 'ended' && ended.episode.id === 't1' && ended.episode.outcome === 'success');
+  });
+});

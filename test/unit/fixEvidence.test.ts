@@ -119,3 +119,14 @@ describe('fix evidence: what the lesson says fixed it', () => {
     assert.ok(!isDuplicateLesson(mk('npm install zod'), mk('npm install zod@3 --save-exact')));
   });
 });
+
+describe('diagnostics book: a restored episode\'s file', () => {
+  it('after markUnknown, an empty set counts as a change (the error is seen gone)', async () => {
+    const { DiagnosticsBook } = await import('../../src/core/capture/diagnosticErrors');
+    const book = new DiagnosticsBook();
+    assert.strictEqual(book.update('src/a.ts', []), undefined, 'a file never seen with errors: nothing to report');
+    book.markUnknown('src/a.ts');
+    assert.deepStrictEqual(book.update('src/a.ts', []), []);
+    assert.strictEqual(book.update('src/a.ts', []), undefined);
+  });
+});

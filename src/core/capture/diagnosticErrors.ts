@@ -77,6 +77,11 @@ export class DiagnosticsBook {
     return out;
   }
 
+  /** The file's set is unknown (an episode restored after a reload): the next set, even empty, counts. */
+  markUnknown(file: string): void {
+    this.fingerprints.set(file, '\u0000unknown');
+  }
+
   forget(file: string): void {
     this.fingerprints.delete(file);
   }

@@ -1,11 +1,14 @@
 // Wires the capture adapters (diagnostics, terminal, editors) to the pure tracker, acts on its effects
 // (baselines, automatic outcomes, finalisation) and implements CaptureApi for the sidebar, the status
 // bar and the commands. Event handlers only do bookkeeping; writes go through the Finalizer.
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { triggerText } from '../../core/episodeSummary';
 import { EpisodeTracker, type CommandInfo, type ErrorInfo, type TrackedEpisode, type TrackerEffect } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
-import { maskSecrets } from '../../core/mask';
+import { maskDeep, maskSecrets } from '../../core/mask';
+import { writeFileAtomicSync } from '../../store/atomicFile';
 import { signatureOf } from '../../core/signature';
 import { scopeMatches } from '../../core/scope';
 import type { FeedbackOutcome, Outcome } from '../../core/types';
@@ -22,6 +25,15 @@ import { watchTerminals } from './terminal';
 import { severityName, TraceRecorder } from './traceRecorder';
 
 const MAX_URIS = 5000;
+const OPEN_EPISODES_FILE = 'open-episodes.json';
+
+/** A saved open episode, checked before it goes back into the tracker (the file could be damaged). */
+function isTrackedEpisode(v: unknown): v is TrackedEpisode {
+  const e = v as TrackedEpisode;
+  return !!e && typeof e === 'object' && typeof e.id === 'string' && typeof e.key === 'string'
+    && (e.source === 'diagnostics' || e.source === 'terminal') && typeof e.startedAt === 'number'
+    && Array.isArray(e.steps) && Array.isArray(e.files) && Array.isArray(e.sourceIds) && typeof e.recurrences === 'number';
+}
 /** Step-count changes (every keystroke) refresh the views at most this often. */
 const QUIET_REFRESH_MS = 1000;
 
@@ -146,6 +158,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     });
     const rel = (uri: vscode.Uri) => this.relativeIfCaptured(uri);
     this.baselines = new TextBaselines(rel);
+    const restored = this.restoreOpenEpisodes();
     const logger = services.logger;
     this.finalizer = new Finalizer({
       store: () => services.store(),
@@ -173,6 +186,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       watchDiagnostics({
         get active() { return !self.paused && self.cfg.diagnostics; },
         relativeIfCaptured: rel,
+        restoredFiles: restored.filter(ep => ep.source === 'diagnostics' && ep.file).map(ep => ep.file!),
         diagnostics: (file: string, errors: ErrorInfo[], ctx, raw) => {
           this.recorder?.record({ type: 'diagnostics', file, items: raw.map(d => ({ severity: severityName(d.severity), source: d.source, code: typeof d.code === 'object' && d.code !== null ? d.code.value : d.code, message: d.message, line: d.line })) });
           this.apply(this.tracker.diagnostics(file, errors, Date.now(), ctx));
@@ -218,6 +232,54 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       vscode.commands.registerCommand('engram.endEpisode', (id?: unknown) => this.endEpisodeCommand(typeof id === 'string' ? id : undefined)),
     );
     void vscode.commands.executeCommand('setContext', 'engram.capturePaused', this.paused);
+    services.beforeShutdown('capture', () => this.shutdown());
+  }
+
+  /** Where open episodes wait for the next start when the window closes (masked, 0600). */
+  private get openEpisodesFile(): string {
+    return path.join(this.services.storeDir, OPEN_EPISODES_FILE);
+  }
+
+  /** Open episodes saved by the last window, back in the tracker (the file is removed once read). */
+  private restoreOpenEpisodes(): TrackedEpisode[] {
+    let episodes: TrackedEpisode[] = [];
+    try {
+      const raw = fs.readFileSync(this.openEpisodesFile, 'utf8');
+      const parsed = JSON.parse(raw) as { version?: number; episodes?: unknown };
+      if (parsed.version === 1 && Array.isArray(parsed.episodes)) episodes = parsed.episodes.filter(isTrackedEpisode);
+      fs.rmSync(this.openEpisodesFile, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.services.logger.warn(`open episodes from the last window not restored: ${formatError(e)}`);
+      return [];
+    }
+    this.tracker.restore(episodes, Date.now());
+    for (const ep of episodes) {
+      this.baselines.begin(ep.id);
+      this.contexts.set(ep.id, { domain: ep.source === 'terminal' ? `terminal:${ep.error?.tool ?? 'shell'}` : ep.error?.tool ?? 'unknown', judged: new Set() });
+    }
+    if (episodes.length) this.services.logger.info(`restored ${episodes.length} open episode(s) from the last window`);
+    return episodes;
+  }
+
+  /**
+   * The window is closing: open episodes are saved (masked) for the next start, then every queued write
+   * lands. Called by Services.shutdown before the stores close.
+   */
+  async shutdown(): Promise<void> {
+    const open = this.tracker.open();
+    if (open.length) {
+      try {
+        fs.mkdirSync(this.services.storeDir, { recursive: true, mode: 0o700 });
+        writeFileAtomicSync(this.openEpisodesFile, JSON.stringify({ version: 1, savedAt: Date.now(), episodes: maskDeep(open) }));
+        fs.chmodSync(this.openEpisodesFile, 0o600);
+        this.services.logger.info(`saved ${open.length} open episode(s) for the next start`);
+      } catch (e) {
+        this.services.logger.error(`open episodes not saved: ${formatError(e)}`);
+      }
+    }
+    this.recorder?.dispose();
+    this.recorder = undefined;
+    await this.finalizer.flush();
   }
 
   // ---- CaptureApi ----

@@ -26,6 +26,8 @@ export interface DiagnosticsSink {
   /** `raw`: the file's diagnostics as read (all severities), for the trace recorder. */
   diagnostics(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext, raw: readonly RawDiagnostic[]): void;
   readonly active: boolean;
+  /** Files of episodes restored after a reload: their next diagnostics count even when empty. */
+  readonly restoredFiles?: readonly string[];
 }
 
 /** Uris handled per turn; a project-wide burst (hundreds of files) continues on later turns. */
@@ -80,6 +82,8 @@ export class DiagnosticsIntake<U> {
 }
 
 export function watchDiagnostics(sink: DiagnosticsSink): vscode.Disposable {
+  const book = new DiagnosticsBook();
+  for (const f of sink.restoredFiles ?? []) book.markUnknown(f);
   const intake = new DiagnosticsIntake<vscode.Uri>({
     read: uri => {
       if (!sink.active) return undefined;
@@ -92,7 +96,7 @@ export function watchDiagnostics(sink: DiagnosticsSink): vscode.Disposable {
       return { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) };
     },
     deliver: (file, errors, ctx, raw) => sink.diagnostics(file, errors, ctx, raw),
-  });
+  }, book);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let turn: ReturnType<typeof setImmediate> | undefined;
   const run = () => {

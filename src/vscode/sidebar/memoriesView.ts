@@ -276,6 +276,15 @@ export class MemoriesView extends ViewHost {
     this.refreshSoon();
   }
 
+  /** Writes every forget still in its Undo window (the window is closing: the user meant it). */
+  async flushPendingForgets(): Promise<void> {
+    const ids = [...this.pendingForgets.keys()];
+    for (const id of ids) {
+      clearTimeout(this.pendingForgets.get(id)!.timer);
+      await this.commitForget(id);
+    }
+  }
+
   private async commitForget(id: string): Promise<void> {
     if (!this.pendingForgets.delete(id)) return;
     try {

@@ -14,6 +14,7 @@ export const TEST_RECEIVE_COMMAND = 'engram.sidebar._testReceive';
 export function registerSidebar(services: Services): void {
   const subs = services.context.subscriptions;
   const memories = new MemoriesView(services);
+  services.beforeShutdown('pending forgets', () => memories.flushPendingForgets());
   const insights = new InsightsView(services);
   subs.push(
     memories,
