@@ -9,7 +9,9 @@ import { mean } from './core/trust';
 import { toWorkspaceRelative } from './core/scope';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
 import { memoryTitle } from './core/types';
+import { escapeControls } from './core/text';
 import { MemoryStore } from './store/memoryStore';
+import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayTrace } from './cliReplay';
 
 const USAGE = `engram — episodic memory for coding agents (headless)
@@ -113,7 +115,9 @@ function list<T extends string>(args: Args, name: string, allowed: readonly T[])
 
 interface Io { out(s: string): void; err(s: string): void; stdin(): AsyncIterable<string> }
 
-export async function main(argv: string[], io: Io): Promise<number> {
+export async function main(argv: string[], rawIo: Io): Promise<number> {
+  // Everything printed passes one filter: memory text is untrusted and must not drive the terminal.
+  const io: Io = { ...rawIo, out: s => rawIo.out(escapeControls(s)), err: s => rawIo.err(escapeControls(s)) };
   let args: Args;
   try { args = parseArgs(argv); } catch (e) { io.err(`engram: ${(e as Error).message}\n${USAGE}\n`); return 2; }
   const [cmd, ...rest] = args.positional;
@@ -293,9 +297,8 @@ function runExport(store: MemoryStore, args: Args, io: Io): number {
   const text = lines.length ? lines.join('\n') + '\n' : '';
   const out = str(args, 'out');
   if (out) {
-    const tmp = `${out}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, out);
+    // Owner-only, and replaced rather than written through: a link at `out` is swapped, not followed.
+    writeFileAtomicSync(out, text);
     io.err(`exported ${lines.length} memories to ${out}\n`);
   } else {
     io.out(text);

@@ -7,6 +7,7 @@
 import { newId } from './ids';
 import { findSecrets, maskSecrets } from './mask';
 import { signatureKeyOf } from './recall';
+import { globProblem, scopeProblem } from './scopeCheck';
 import type {
   Confidence, Episode, EpisodeStep, Fact, Lesson, Maturity, Memory, MemoryBase, MemoryKind, MemorySource, Outcome, Owner, OwnerScope, Rule,
 } from './types';
@@ -134,12 +135,19 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
     pinned: optBool(o, 'pinned'),
     purpose: optString(o, 'purpose', 2000),
     tags: optStrings(o, 'tags', 100) ?? [],
-    scope: (optStrings(o, 'scope', 500) ?? []).map(s => s.trim()).filter(Boolean),
+    scope: parseScope(o),
     confidence,
     // Anything that arrives from outside starts at the bottom of the ladder and earns its way up.
     maturity: opts.trusted ? maturityRaw ?? 'observation' : 'observation',
     flagged: opts.trusted ? optStrings(o, 'flagged', 500) : undefined,
   };
+}
+
+function parseScope(o: Record<string, unknown>): string[] {
+  const scope = (optStrings(o, 'scope', 500) ?? []).map(s => s.trim()).filter(Boolean);
+  const bad = scopeProblem(scope);
+  if (bad) throw new LineError(bad);
+  return scope;
 }
 
 function refId(id: string | undefined, field: string): string | undefined {
@@ -310,6 +318,8 @@ function parseCheck(v: unknown): Lesson['check'] {
   const glob = optString(o, 'glob', 500, 'check.glob');
   const pattern = optString(o, 'pattern', 2000, 'check.pattern');
   if (!glob || !pattern) throw new LineError('"check" needs "glob" and "pattern"');
+  const badGlob = globProblem(glob);
+  if (badGlob) throw new LineError(`"check.glob" is not a workspace glob: ${badGlob}`);
   const flags = optString(o, 'flags', 8, 'check.flags');
   // The engine's message quotes the pattern (user text): keep only its reason.
   try { new RegExp(pattern, flags); } catch (e) { throw new LineError(`"check.pattern" is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '').replace(/^Invalid flags supplied to RegExp constructor '.*'$/, 'invalid flags')}`); }

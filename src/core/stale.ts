@@ -2,6 +2,7 @@
 // code that is gone, and recalling it would mislead. The probe is supplied by the caller (the extension's
 // workspace file system and symbol provider, or plain fs in the CLI), with a time budget.
 import type { Memory } from './types';
+import { workspaceRelativePath } from './workspacePath';
 
 export interface StaleProbe {
   fileExists(rel: string): Promise<boolean>;
@@ -27,8 +28,8 @@ const DECL_RE = /\b(?:function\*?|class|interface|enum|def|fn|func|struct|trait)
 const KEYWORDS = new Set(['constructor', 'undefined', 'function', 'return', 'string', 'number', 'boolean', 'Promise', 'Array', 'Object', 'String', 'Number', 'Boolean', 'Error', 'TypeError', 'JSON', 'Math', 'Date', 'Map', 'Set', 'RegExp', 'Symbol', 'console', 'process', 'require', 'module', 'exports', 'default', 'async', 'await', 'import', 'export']);
 
 function cleanPath(p: string): string | undefined {
-  const f = p.replace(/\\/g, '/').replace(/^\.\//, '');
-  if (f.startsWith('../') || f.includes('/../')) return undefined; // outside the workspace
+  const f = workspaceRelativePath(p); // undefined: it could point outside the workspace
+  if (f === undefined) return undefined;
   if (/(^|\/)node_modules\//.test(f)) return undefined; // depends on installs, not on the code
   if (/[<>]/.test(f)) return undefined; // a masked placeholder
   return f;

@@ -39,6 +39,35 @@ export function sanitizeText(s: string): string {
   return out;
 }
 
+/**
+ * sanitizeText applied to every string of a record (a memory, an update patch), returning copies: the
+ * one boundary where outside text (imports, remember, capture, chat tools) enters the store, so a
+ * terminal escape (OSC 52 clipboard writes, OSC 8 links, CSI 2J) is never stored to be replayed later.
+ * Keys are left as they are; the import parser checks them.
+ */
+export function sanitizeRecord<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return sanitizeText(value) as T;
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map(x => sanitizeRecord(x, depth + 1)) as T;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = sanitizeRecord(v, depth + 1);
+  return out as T;
+}
+
+// C0/C1 controls other than \t and \n, and the bidi overrides that reorder what a reader sees.
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text safe to write to a terminal: every control character is shown as a `\u001b`-style escape
+ * instead of acting (an OSC 52 sequence would set the clipboard, CSI 2J clear the screen, OSC 8 hide a
+ * link). The escape is also a valid JSON string escape, so JSON output stays the same data.
+ */
+export function escapeControls(s: string): string {
+  return s.replace(UNPRINTABLE, c => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export interface DecodedText {
   text: string;
   /** Looks like a binary file (NUL bytes or mostly control bytes): callers should not index it. */

@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { randomBytes } from 'crypto';
+import { FILE_MODE } from './privateFiles';
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   writeFileAtomicSync(file, data);
@@ -14,7 +15,8 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let fd: number | undefined;
   try {
-    fd = fs.openSync(tmp, 'wx', 0o600);
+    // O_EXCL never follows a link; the rename then replaces a link at `file` instead of writing through it.
+    fd = fs.openSync(tmp, 'wx', FILE_MODE);
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let off = 0;
     while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
@@ -70,7 +72,7 @@ export function removeStaleTempFiles(dir: string, maxAgeMs = 60_000): void {
     if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
     const p = path.join(dir, name);
     try {
-      if (now - fs.statSync(p).mtimeMs > maxAgeMs) fs.unlinkSync(p);
+      if (now - fs.lstatSync(p).mtimeMs > maxAgeMs) fs.unlinkSync(p);
     } catch { /* raced with another cleaner */ }
   }
 }

@@ -16,6 +16,7 @@ import type { Logger, Memory, MemoryEvent } from '../core/types';
 import { nullLogger } from '../core/types';
 import { fsyncDir, removeStaleTempFiles, renameWithRetry, writeFileAtomicSync } from './atomicFile';
 import { withLock, type LockOptions } from './lock';
+import { mkdirPrivateSync, openNoFollowSync, readFileNoFollowSync } from './privateFiles';
 import { parseEvent, parseMemory } from './eventParse';
 
 export const EVENTS_FILE = 'events.jsonl';
@@ -163,7 +164,7 @@ function emptyLog(file: string): ParsedLog {
 /** The generation in a log's header, reading only its first line (undefined: missing or no header). */
 function peekGeneration(file: string): number | undefined {
   let fd: number;
-  try { fd = fs.openSync(file, 'r'); } catch { return undefined; }
+  try { fd = openNoFollowSync(file, fs.constants.O_RDONLY); } catch { return undefined; }
   try {
     const buf = Buffer.alloc(512);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
@@ -178,8 +179,7 @@ function readLog(file: string, name: string): ParsedLog {
   const out = emptyLog(file);
   let buf: Buffer;
   try {
-    buf = fs.readFileSync(file);
-    out.ino = fs.statSync(file).ino;
+    ({ buf, ino: out.ino } = readFileNoFollowSync(file));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
     // Unreadable is not empty: carrying on would show no memories and let a compaction drop them.
@@ -202,7 +202,7 @@ function snapshotBody(memories: Memory[], tombstones: string[]): string {
 function readSnapshot(file: string, name: string): ParsedSnapshot {
   const out: ParsedSnapshot = { file, exists: false, ok: false, memories: [], tombstones: [] };
   let text: string;
-  try { text = fs.readFileSync(file, 'utf8'); } catch (err) {
+  try { text = readFileNoFollowSync(file).buf.toString('utf8'); } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
     throw err; // see readLog
   }
@@ -258,7 +258,7 @@ export class EventLog {
 
   static async open(dir: string, opts: EventLogOptions = {}): Promise<EventLog> {
     if (!opts.readOnly) {
-      fs.mkdirSync(dir, { recursive: true });
+      mkdirPrivateSync(dir);
       removeStaleTempFiles(dir);
     }
     return new EventLog(dir, opts);
@@ -363,7 +363,7 @@ export class EventLog {
     const g = next.generation!;
     this.logger.warn(`Completing an interrupted compaction (generation ${g})`);
     if (cur.ok) renameWithRetry(S, SP);
-    else writeFileAtomicSync(SP, fs.readFileSync(SN));
+    else writeFileAtomicSync(SP, readFileNoFollowSync(SN).buf);
     const log = readLog(L, EVENTS_FILE);
     if (log.exists && log.generation === g) renameWithRetry(L, LP);
     renameWithRetry(SN, S);
@@ -410,11 +410,11 @@ export class EventLog {
   private openCurrentForAppend(file: string): number {
     let fd: number;
     try {
-      fd = fs.openSync(file, 'r+');
+      fd = openNoFollowSync(file, fs.constants.O_RDWR);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       writeFileAtomicSync(file, header(this.gen));
-      fd = fs.openSync(file, 'r+');
+      fd = openNoFollowSync(file, fs.constants.O_RDWR);
       this.ino = fs.fstatSync(fd).ino;
       this.offset = fs.fstatSync(fd).size;
       return fd;
@@ -456,7 +456,7 @@ export class EventLog {
   private catchUpLocked(): void {
     const file = this.p(EVENTS_FILE);
     let st: fs.Stats | undefined;
-    try { st = fs.statSync(file); } catch { /* missing: nothing new, or we create it on append */ }
+    try { st = fs.lstatSync(file); } catch { /* missing: nothing new, or we create it on append */ }
     if (!st) return;
     if (this.ino === 0) {
       // We saw no log when we last read; another process has since created it. Adopt it if it continues
@@ -497,7 +497,7 @@ export class EventLog {
   }
 
   private readTail(file: string, name: string, from: number): void {
-    const buf = fs.readFileSync(file);
+    const { buf } = readFileNoFollowSync(file);
     const out: ParsedLog = { file, exists: true, events: [], consumed: from, size: buf.length, ino: this.ino, warnings: [], headerOk: true };
     parseLogBytes(buf, from, name, out, false);
     this.pending.push(...out.events);

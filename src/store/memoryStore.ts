@@ -12,6 +12,8 @@ import { Bm25Index } from '../core/lexical';
 import { findSecrets, maskRecord, maskSecrets } from '../core/mask';
 import { memorySignature, memoryText } from '../core/memoryText';
 import { detectMemoryInjection } from '../core/poison';
+import { scopeProblem } from '../core/scopeCheck';
+import { sanitizeRecord } from '../core/text';
 import { RecallEngine, signatureKeyOf } from '../core/recall';
 import { MemoryState } from '../core/reduce';
 import {
@@ -23,6 +25,8 @@ import type {
 import { nullLogger } from '../core/types';
 import type { Embedder } from './embedder';
 import { EventLog } from './eventLog';
+import { writeFileAtomicSync } from './atomicFile';
+import { readFileNoFollowSync } from './privateFiles';
 import { HashEmbedder } from './hashEmbedder';
 import type { IndexItemInput, VectorIndex } from './vectorIndex';
 
@@ -277,7 +281,8 @@ export class MemoryStore {
   async update(id: string, patch: Record<string, unknown>, reason?: string): Promise<void> {
     return this.serial(async () => {
       this.require(id);
-      const clean = maskRecord(patch);
+      if (Array.isArray(patch.scope)) { const bad = scopeProblem(patch.scope as string[]); if (bad) throw new Error(bad); }
+      const clean = maskRecord(sanitizeRecord(patch));
       await this.commit([{ type: 'updated', id, at: this.now(), patch: clean, ...maskedReason(reason) }]);
     });
   }
@@ -636,7 +641,10 @@ export class MemoryStore {
     // out, in any case, what a caller derived from the raw text (a lower-cased signature key).
     // An id is a name, never silently rewritten by masking (two e-mail ids would become one «email»).
     if (input.id && findSecrets(input.id).length) throw new Error('a memory id may not hold personal data or a secret (it would be masked and collide)');
-    const m = maskRecord({ ...input }) as Memory;
+    // eslint-disable-next-line no-control-regex
+    if (input.id && /[\x00-\x1f\x7f-\x9f]/.test(input.id)) throw new Error('a memory id may not hold control characters');
+    // Terminal escapes and control characters leave here, before anything is stored or shown.
+    const m = maskRecord(sanitizeRecord({ ...input })) as Memory;
     m.id = m.id || newId(m.kind[0]);
     m.createdAt ??= now;
     m.updatedAt ??= m.createdAt;
@@ -644,6 +652,8 @@ export class MemoryStore {
     m.importance ??= 0.5;
     m.tags ??= [];
     m.scope ??= [];
+    const badScope = scopeProblem(m.scope);
+    if (badScope) throw new Error(badScope);
     m.source ??= 'manual';
     m.owner ??= this.defaultOwner();
     m.confidence ??= { ...PRIOR };
@@ -831,7 +841,7 @@ function logStamp(dir: string): string {
 /** Compactions the folder still owes to removed text (0 when none, or the marker is unreadable). */
 function owedCompactions(dir: string): number {
   try {
-    const n = Number(fs.readFileSync(path.join(dir, COMPACT_PENDING_FILE), 'utf8').trim());
+    const n = Number(readFileNoFollowSync(path.join(dir, COMPACT_PENDING_FILE)).buf.toString('utf8').trim());
     return Number.isInteger(n) && n > 0 ? Math.min(n, 2) : 0;
   } catch {
     return 0;
@@ -841,7 +851,8 @@ function owedCompactions(dir: string): number {
 function setOwedCompactions(dir: string, n: number, logger: Logger): void {
   const file = path.join(dir, COMPACT_PENDING_FILE);
   try {
-    if (n > 0) { if (owedCompactions(dir) !== n) fs.writeFileSync(file, String(n)); } else fs.rmSync(file, { force: true });
+    // Replaced, not written through: a link planted at this name is swapped out, its target untouched.
+    if (n > 0) { if (owedCompactions(dir) !== n) writeFileAtomicSync(file, String(n)); } else fs.rmSync(file, { force: true });
   } catch (e) {
     // Only the next-open reminder is lost: this session still compacts on its timer.
     logger.warn(`could not update ${COMPACT_PENDING_FILE}: ${(e as Error).message}`);
@@ -850,7 +861,7 @@ function setOwedCompactions(dir: string, n: number, logger: Logger): void {
 
 function countLines(file: string): number {
   let buf: Buffer;
-  try { buf = fs.readFileSync(file); } catch { return 0; }
+  try { buf = readFileNoFollowSync(file).buf; } catch { return 0; }
   let n = 0;
   for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) n++;
   return n;

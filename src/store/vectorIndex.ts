@@ -9,6 +9,7 @@ import { LocalIndex, type IndexItem } from './vectraLite';
 import type { Logger } from '../core/types';
 import { nullLogger } from '../core/types';
 import { writeFileAtomic } from './atomicFile';
+import { DIR_MODE } from './privateFiles';
 import type { Embedder } from './embedder';
 import { withLock } from './lock';
 import { AtomicFileStorage } from './vectraStorage';
@@ -197,7 +198,7 @@ export class VectorIndex implements VectorSearch {
     this.dirty = new Map();
     this.fullWrite = false;
     try {
-      await fs.promises.mkdir(this.folder, { recursive: true });
+      await fs.promises.mkdir(this.folder, { recursive: true, mode: DIR_MODE });
       await withLock(this.folder, async () => {
         // A fresh instance per batch: Vectra caches the whole index per instance, and another process may
         // have written since; read-modify-write under the lock merges instead of clobbering.

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { FileStorageUtilities, type FileDetails, type FileStorage, type ListFilesFilter } from './vectraLite';
 import { writeFileAtomic } from './atomicFile';
+import { DIR_MODE } from './privateFiles';
 
 export class AtomicFileStorage implements FileStorage {
   async createFile(filePath: string, content: Buffer | string): Promise<void> {
@@ -14,7 +15,7 @@ export class AtomicFileStorage implements FileStorage {
   }
 
   async createFolder(folderPath: string): Promise<void> {
-    await fs.promises.mkdir(folderPath, { recursive: true });
+    await fs.promises.mkdir(folderPath, { recursive: true, mode: DIR_MODE });
   }
 
   async deleteFile(filePath: string): Promise<void> {

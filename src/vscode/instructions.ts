@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { Memory } from '../core/types';
 import { maskSecrets } from '../core/mask';
+import { globProblem } from '../core/scopeCheck';
 import { dataText, confidenceOf, flagReasons } from './chat/prompt';
 import { staleReasons } from './chat/staleCheck';
 import { onConfigChange } from './config';
@@ -54,8 +55,9 @@ function bullet(m: Memory): string {
 
 function safeGlob(g: string): string | undefined {
   const t = g.trim().replace(/\\/g, '/');
-  // applyTo is a comma-separated list inside quotes: a glob with a comma, quote or newline cannot be listed.
-  if (!t || /[",\n\r]/.test(t)) return undefined;
+  // Scopes are checked where they enter (core/scopeCheck); this catches memories stored before that.
+  // applyTo is a comma-separated list inside quotes: a glob with a comma cannot be listed either.
+  if (globProblem(t) || t.includes(',')) return undefined;
   return t;
 }
 

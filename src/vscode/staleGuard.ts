@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { checkStale, memoriesNaming, StaleCache, type StaleProbe } from '../core/stale';
 import type { Memory } from '../core/types';
+import { workspaceRelativePath } from '../core/workspacePath';
 import { formatError } from './errors';
 import type { Services } from './services';
 
@@ -23,6 +24,10 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 export function workspaceProbe(symbolBudgetMs: number): StaleProbe {
   const probe: StaleProbe = {
     async fileExists(rel) {
+      // A memory names the file: only a path inside the workspace is looked at.
+      const safe = workspaceRelativePath(rel);
+      if (safe === undefined) return false;
+      rel = safe;
       for (const f of folders()) if (await exists(vscode.Uri.joinPath(f.uri, rel))) return true;
       return false;
     },

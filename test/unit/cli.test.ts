@@ -173,4 +173,33 @@ describe('cli (dist/cli.js)', function () {
     assert.strictEqual(lenient[0].weak, true);
     assert.ok(lenient[0].why.some((w: string) => /different types 'boolean → string'/.test(w)), lenient[0].why.join(' | '));
   });
+  it('recall and show print stored terminal escapes as visible text, never raw', () => {
+    assert.strictEqual(importFile([JSON.stringify({ kind: 'fact', id: 'f-esc', content: 'we use pnpm MARKER', topic: 'tooling' })]).code, 0);
+    // A store written before escapes were stripped on the way in (or edited by hand) still holds them.
+    const log = path.join(store, 'events.jsonl');
+    fs.writeFileSync(log, fs.readFileSync(log, 'utf8').replace(/MARKER/g, '\\u001b]52;c;cm0gLXJmIH4=\\u0007\\u001b[2J\\u001b]8;;https://evil.example\\u001b\\\\x\\u009b31m'));
+    for (const args of [['show', 'f-esc'], ['recall', 'pnpm'], ['recall', '--json', 'pnpm']]) {
+      const r = run(['--store', store, ...args]);
+      assert.strictEqual(r.code, 0, r.err);
+      assert.ok(r.out.includes('pnpm'), r.out);
+      // eslint-disable-next-line no-control-regex
+      assert.ok(!/[\x07\x1b\x9b]/.test(r.out), `raw control character in: ${JSON.stringify(r.out)}`);
+      assert.ok(r.out.includes('\\u001b]52'), 'the escape is shown, not dropped');
+    }
+  });
+
+  it('export --out writes an owner-only file and replaces a link instead of writing through it', function () {
+    if (process.platform === 'win32') this.skip();
+    assert.strictEqual(importFile(seed).code, 0);
+    const victim = path.join(dir, 'victim.txt');
+    fs.writeFileSync(victim, 'keep me\n');
+    const out = path.join(dir, 'export.jsonl');
+    fs.symlinkSync(victim, out);
+    assert.strictEqual(run(['--store', store, 'export', '--out', out]).code, 0);
+    assert.strictEqual(fs.readFileSync(victim, 'utf8'), 'keep me\n');
+    assert.ok(!fs.lstatSync(out).isSymbolicLink());
+    assert.strictEqual(fs.statSync(out).mode & 0o777, 0o600);
+    assert.ok(fs.readFileSync(out, 'utf8').includes('web-1'));
+    assert.deepStrictEqual(fs.readdirSync(dir).filter(n => n.includes('.tmp')), []);
+  });
 });

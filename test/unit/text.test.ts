@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { boundText, byteLength, decodeBytes, sanitizeText, stripAnsi } from '../../src/core/text';
+import { boundText, byteLength, decodeBytes, escapeControls, sanitizeRecord, sanitizeText, stripAnsi } from '../../src/core/text';
 
 describe('text: stripAnsi', () => {
   it('removes colours, cursor movement and erase sequences', () => {
@@ -93,5 +93,24 @@ describe('text: boundText', () => {
 
   it('byteLength agrees with Buffer.byteLength', () => {
     for (const s of ['', 'abc', 'é', '한국어', '😀x', 'a\ud800b']) assert.strictEqual(byteLength(s), Buffer.byteLength(s), s);
+  });
+});
+
+describe('text: escapeControls (terminal output) and sanitizeRecord (input)', () => {
+  it('shows OSC 52, OSC 8, CSI 2J, BEL, C1 and bidi overrides as visible escapes, keeps tabs and newlines', () => {
+    const out = escapeControls('a\x1b]52;c;eA==\x07b\x1b[2Jc\x9b1m\u202Ed\te\nf');
+    assert.strictEqual(out, 'a\\u001b]52;c;eA==\\u0007b\\u001b[2Jc\\u009b1m\\u202ed\te\nf');
+    // eslint-disable-next-line no-control-regex
+    assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(out));
+  });
+  it('keeps JSON output the same data (the escape is a JSON escape)', () => {
+    const json = JSON.stringify({ t: 'x\x9by\u202E' });
+    assert.deepStrictEqual(JSON.parse(escapeControls(json)), { t: 'x\x9by\u202E' });
+  });
+  it('sanitizeRecord cleans every string of a record and leaves the input untouched', () => {
+    const input = { a: 'x\x1b[31my', list: ['p\x1b]0;t\x07q'], n: 3, deep: { s: 'u\x00v' } };
+    const out = sanitizeRecord(input);
+    assert.deepStrictEqual(out, { a: 'xy', list: ['pq'], n: 3, deep: { s: 'uv' } });
+    assert.strictEqual(input.a, 'x\x1b[31my');
   });
 });

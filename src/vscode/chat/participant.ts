@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../../core/types';
 import { episodeFix, memoryTitle } from '../../core/types';
 import { scopeMatches } from '../../core/scope';
+import { workspaceRelativePath } from '../../core/workspacePath';
 import { diagnosticText } from '../diagnosticRecall';
 import { formatError } from '../errors';
 import { escapeInline } from '../markdown';
@@ -187,7 +188,7 @@ async function filesOf(services: Services, results: RecallResult[]): Promise<vsc
     for (const e of episodes) if (e.kind === 'episode') for (const f of e.files.slice(0, 3)) rel.add(f);
   }
   // Workspace-relative paths only: an imported memory must not make chat reference files outside it.
-  return [...rel].filter(f => !f.startsWith('/') && !f.split('/').includes('..')).slice(0, 5).map(f => vscode.Uri.joinPath(root, f));
+  return [...rel].map(workspaceRelativePath).filter((f): f is string => !!f).slice(0, 5).map(f => vscode.Uri.joinPath(root, f));
 }
 
 /** Asks the model for English search terms (Korean and other questions), giving up quickly. */

@@ -3,6 +3,7 @@
 import { randomUUID } from 'crypto';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { scopeProblem } from '../../core/scopeCheck';
 import { memoryTitle } from '../../core/types';
 import { escapeInline } from '../markdown';
 import { newFact, newLesson } from '../newMemory';
@@ -41,9 +42,7 @@ function stringList(o: Record<string, unknown>, key: string): string[] {
   if (!Array.isArray(v) || v.some(x => typeof x !== 'string')) throw new Error(`"${key}" must be an array of strings.`);
   const list = (v as string[]).map(s => s.trim()).filter(Boolean);
   if (list.length > 20) throw new Error(`"${key}" has too many entries (at most 20).`);
-  if (key === 'scope' && list.some(g => g.startsWith('/') || /^[a-z]:/i.test(g) || g.split('/').includes('..'))) {
-    throw new Error('"scope" globs must be workspace-relative (no absolute paths, no "..").');
-  }
+  if (key === 'scope') { const bad = scopeProblem(list); if (bad) throw new Error(bad + '.'); }
   return list;
 }
 

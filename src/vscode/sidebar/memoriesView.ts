@@ -3,6 +3,7 @@
 // renders rows and sends named actions back through the validated protocol.
 import * as vscode from 'vscode';
 import type { FeedbackOutcome, Outcome, RecallResult } from '../../core/types';
+import { globProblem } from '../../core/scopeCheck';
 import { formatError } from '../errors';
 import type { Services } from '../services';
 import type { MemoryView, RevealSection, WebviewMessage } from './protocol';
@@ -315,7 +316,8 @@ export class MemoriesView extends ViewHost {
     let uris: vscode.Uri[] = folder ? filesOf(m, store).map(f => vscode.Uri.joinPath(folder.uri, f)) : [];
     if (!uris.length && m.scope.length && folder) {
       // No recorded file: look for files the memory's scope covers.
-      const found = await Promise.all(m.scope.slice(0, 5).map(g => vscode.workspace.findFiles(new vscode.RelativePattern(folder, g), '**/node_modules/**', 10)));
+      const globs = m.scope.filter(g => !globProblem(g)).slice(0, 5); // stored before scopes were checked
+      const found = await Promise.all(globs.map(g => vscode.workspace.findFiles(new vscode.RelativePattern(folder, g), '**/node_modules/**', 10)));
       uris = found.flat();
     }
     if (!uris.length) {

@@ -2,6 +2,7 @@
 // for "Copy as markdown". No 'vscode' import: it is data shaping only.
 import type { Episode, HistoryEntry, Memory, RecallResult } from '../../core/types';
 import { episodeFix, memoryTitle } from '../../core/types';
+import { workspaceRelativePath } from '../../core/workspacePath';
 import type { EpisodeRef, MemoryDetails, MemoryView, StepView } from './protocol';
 
 /** What the view model needs from the store. */
@@ -83,11 +84,15 @@ export function sourceEpisodes(m: Memory, store: MemoryLookup): Episode[] {
   return out;
 }
 
-/** Files a memory came from (episodes touched them); used by "Open source file". */
+/**
+ * Files a memory came from (episodes touched them); used by "Open source file". Only paths inside the
+ * workspace: an imported episode naming "../../../etc/passwd" must not open it.
+ */
 export function filesOf(m: Memory, store: MemoryLookup): string[] {
   const files = new Set<string>();
-  if (m.kind === 'episode') m.files.forEach(f => files.add(f));
-  for (const e of sourceEpisodes(m, store)) e.files.forEach(f => files.add(f));
+  const add = (f: string) => { const safe = workspaceRelativePath(f); if (safe) files.add(safe); };
+  if (m.kind === 'episode') m.files.forEach(add);
+  for (const e of sourceEpisodes(m, store)) e.files.forEach(add);
   return [...files];
 }
 
