@@ -11,6 +11,7 @@ import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } fr
 import { memoryTitle } from './core/types';
 import { MemoryStore } from './store/memoryStore';
 import { readableReplay, replayTrace } from './cliReplay';
+import { runMcpCommand, stderrLogger } from './mcp/command';
 
 const USAGE = `engram — episodic memory for coding agents (headless)
 
@@ -36,9 +37,12 @@ commands:
                                         run a capture trace (JSON lines: open, change, save, close, disk,
                                         diagnostics, command, branch, end) through live capture's code and
                                         store the episodes and lessons it produces
+  mcp [--folder DIR]                    serve the memory to MCP clients (Claude Code, Cursor, Codex, …)
+                                        over stdio: tools recall, remember, feedback, forget, show
 
 options:
   --store DIR    memory folder (default: $ENGRAM_STORE_DIR)
+  --folder DIR   the workspace folder agents work in (default: the current directory)
   --json         machine-readable output
   --help         this text
 
@@ -48,7 +52,7 @@ class UsageError extends Error {}
 
 interface Args { positional: string[]; flags: Map<string, string | true> }
 
-const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace']);
+const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace', 'folder']);
 
 /** Options every command takes. */
 const COMMON_FLAGS = ['store', 'workspace', 'json', 'help'];
@@ -62,6 +66,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   forget: ['reason'],
   feedback: ['reason'],
   replay: [],
+  mcp: ['folder'],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */
@@ -121,7 +126,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const dir = str(args, 'store') ?? process.env.ENGRAM_STORE_DIR;
   if (!dir) { io.err('engram: --store DIR is required (or set ENGRAM_STORE_DIR)\n'); return 2; }
   const json = args.flags.has('json');
-  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true };
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, mcp: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
 
@@ -131,13 +136,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
   let store: MemoryStore | undefined;
   try {
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId: str(args, 'workspace'), readOnly: reading });
+    const folder = path.resolve(str(args, 'folder') ?? process.cwd());
+    // The MCP server writes under the folder's name, as the VS Code window for that folder does.
+    const workspaceId = str(args, 'workspace') ?? (cmd === 'mcp' ? path.basename(folder) : undefined);
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading, ...(cmd === 'mcp' ? { logger: stderrLogger(io) } : {}) });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
       case 'recall': return await runRecall(store, rest, args, io, json);
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
+      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), io });
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });
