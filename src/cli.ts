@@ -12,7 +12,8 @@ import { memoryTitle } from './core/types';
 import { MemoryStore } from './store/memoryStore';
 import { readableReplay, replayTrace } from './cliReplay';
 import { runMcpCommand, stderrLogger } from './mcp/command';
-import { describeLocation, resolveStore } from './store/location';
+import { describeLocation, resolveStore, startFolder } from './store/location';
+import { runConnect } from './mcp/connectCommand';
 
 const USAGE = `engram — episodic memory for coding agents (headless)
 
@@ -41,6 +42,9 @@ commands:
   mcp                                   serve the memory to MCP clients (Claude Code, Cursor, Codex, …)
                                         over stdio: tools recall, remember, feedback, forget, show
   where [--json]                        the store folder these commands use, and how it was chosen
+  connect claude-code|cursor|vscode     add engram to that client's project MCP config (.mcp.json,
+                                        .cursor/mcp.json, .vscode/mcp.json), keeping other entries
+  disconnect claude-code|cursor|vscode  remove it again
 
 options:
   --store DIR    memory folder (default: $ENGRAM_STORE_DIR, else the store the VS Code window published
@@ -71,6 +75,8 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   replay: [],
   mcp: [],
   where: [],
+  connect: [],
+  disconnect: [],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */
@@ -128,11 +134,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
   const [cmd, ...rest] = args.positional;
   if (args.flags.has('help') || !cmd || cmd === 'help') { io.out(USAGE + '\n'); return cmd || args.flags.has('help') ? 0 : 2; }
   const json = args.flags.has('json');
-  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, mcp: true, where: true };
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, mcp: true, where: true, connect: true, disconnect: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
-  const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: str(args, 'folder') ?? process.cwd() });
+  const start = startFolder(str(args, 'folder'), process.cwd());
+  if (start.note) io.err(`engram: ${start.note}\n`);
+  const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder });
   if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
+  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io);
   for (const s of location.skipped) io.err(`engram: ignored: ${s}\n`);
   if (location.source === 'fallback') io.err(`engram: ${location.reason}: ${location.dir}\n`);
   const dir = location.dir;

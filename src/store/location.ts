@@ -109,3 +109,11 @@ export function describeLocation(l: StoreLocation, json: boolean): string {
   return `${l.dir}\n  ${l.reason}\n  ${exists ? 'a store exists there' : 'no store there yet (a writing command or `engram mcp` creates it)'}\n` +
     l.skipped.map(s => `  ignored: ${s}\n`).join('');
 }
+
+/** The start folder: --folder, unless the client passed a variable it did not expand (then cwd, and a note). */
+export function startFolder(flag: string | undefined, cwd: string): { folder: string; note?: string } {
+  if (flag && /\$\{[^}]*\}/.test(flag)) {
+    return { folder: cwd, note: `--folder ${flag}: the MCP client did not expand the variable; using the current directory ${cwd}` };
+  }
+  return { folder: flag ?? cwd };
+}

@@ -5,7 +5,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { fallbackDir, FOLDER_FILE, registryPath, resolveStore } from '../../src/store/location';
+import { fallbackDir, FOLDER_FILE, registryPath, resolveStore, startFolder } from '../../src/store/location';
 import { buildCli } from './buildCli';
 
 describe('store location (engram where)', () => {
@@ -70,6 +70,13 @@ describe('store location (engram where)', () => {
     assert.ok(l.dir.startsWith(path.join(home, '.local', 'share', 'engram')), l.dir);
     assert.match(l.skipped.join('\n'), /not a valid store registry/);
     assert.notStrictEqual(fallbackDir(path.join(tmp, 'a', 'repo'), env, home), fallbackDir(path.join(tmp, 'b', 'repo'), env, home));
+  });
+
+  it('a --folder variable the client did not expand falls back to the current directory, with a note', () => {
+    const s = startFolder('${workspaceFolder}', repo);
+    assert.strictEqual(s.folder, repo);
+    assert.match(s.note ?? '', /did not expand/);
+    assert.deepStrictEqual(startFolder(path.join(tmp, 'x'), repo), { folder: path.join(tmp, 'x') });
   });
 
   it('`engram where` prints the choice; other commands say when they fall back', async function () {
