@@ -1,7 +1,7 @@
 // `engram mcp` end to end: the real CLI bundle spawned as a stdio MCP server, driven by the SDK's own
 // Client, the way Claude Code, Cursor or VS Code would drive it.
 import * as assert from 'assert';
-import { spawn } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -116,6 +116,18 @@ describe('engram mcp (stdio server over the store)', function () {
     assert.strictEqual((outside as ToolText).isError, true);
     assert.strictEqual((await client.listTools()).tools.length, 5);
     assert.deepStrictEqual(transportErrors, []);
+  });
+
+  it('sees what another process writes to the same store meanwhile (the window, the CLI)', async () => {
+    const line = JSON.stringify({ kind: 'lesson', id: 'cli-1', errorSignature: "Error: Cannot find module 'lodash'", rootCause: 'not a dependency of this package', fixApproach: 'add it to the package that imports it' });
+    fs.writeFileSync(path.join(dir, 'in.jsonl'), line + '\n');
+    const r = spawnSync(process.execPath, [CLI, '--store', store, 'import', path.join(dir, 'in.jsonl')], { encoding: 'utf8' });
+    assert.strictEqual(r.status, 0, r.stderr);
+    const text = textOf(await client.callTool({ name: 'recall', arguments: { query: "Error: Cannot find module 'lodash'" } }));
+    assert.match(text, /id=cli-1/);
+    // ...and its own writes land beside the other process's.
+    const fb = await client.callTool({ name: 'feedback', arguments: { id: 'cli-1', outcome: 'prevented' } });
+    assert.ok(!(fb as ToolText).isError, textOf(fb));
   });
 
   it('caps recall by count and by characters', async () => {
