@@ -117,3 +117,21 @@ export function startFolder(flag: string | undefined, cwd: string): { folder: st
   }
   return { folder: flag ?? cwd };
 }
+
+/**
+ * What a VS Code window calls to publish its store for a folder (idempotent; other folders kept).
+ * Never overwrites a registry it cannot read: returns the reason instead.
+ */
+export function publishStore(folder: string, dir: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { changed: boolean; error?: string } {
+  const file = registryPath(env, home);
+  const { stores, error } = readRegistry(file);
+  if (error) return { changed: false, error };
+  const key = path.resolve(folder);
+  if (stores[key] === dir) return { changed: false };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Written whole and renamed into place: a CLI reading at the same moment sees the old or the new file.
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify({ version: 1, stores: { ...stores, [key]: dir } }, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+  return { changed: true };
+}

@@ -5,7 +5,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { fallbackDir, FOLDER_FILE, registryPath, resolveStore, startFolder } from '../../src/store/location';
+import { fallbackDir, FOLDER_FILE, publishStore, registryPath, resolveStore, startFolder } from '../../src/store/location';
 import { buildCli } from './buildCli';
 
 describe('store location (engram where)', () => {
@@ -70,6 +70,19 @@ describe('store location (engram where)', () => {
     assert.ok(l.dir.startsWith(path.join(home, '.local', 'share', 'engram')), l.dir);
     assert.match(l.skipped.join('\n'), /not a valid store registry/);
     assert.notStrictEqual(fallbackDir(path.join(tmp, 'a', 'repo'), env, home), fallbackDir(path.join(tmp, 'b', 'repo'), env, home));
+  });
+
+  it('publishStore (what the window would call) keeps other folders, is idempotent, and never clobbers a bad registry', () => {
+    const other = path.join(tmp, 'other');
+    register(other, path.join(tmp, 'other-store'));
+    const windowStore = path.join(tmp, 'ws', 'memory');
+    assert.deepStrictEqual(publishStore(repo, windowStore, env, home), { changed: true });
+    assert.deepStrictEqual(publishStore(repo, windowStore, env, home), { changed: false });
+    assert.strictEqual(resolveStore({ env, folder: repo, home }).dir, windowStore);
+    assert.strictEqual(resolveStore({ env, folder: other, home }).dir, path.join(tmp, 'other-store'));
+    fs.writeFileSync(registryPath(env, home), '[]');
+    assert.match(publishStore(repo, windowStore, env, home).error ?? '', /not a valid store registry/);
+    assert.strictEqual(fs.readFileSync(registryPath(env, home), 'utf8'), '[]');
   });
 
   it('a --folder variable the client did not expand falls back to the current directory, with a note', () => {
