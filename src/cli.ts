@@ -13,10 +13,13 @@ import { escapeControls } from './core/text';
 import { MemoryStore } from './store/memoryStore';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayTrace } from './cliReplay';
+import { runMcpCommand, stderrLogger } from './mcp/command';
+import { describeLocation, resolveStore, startFolder } from './store/location';
+import { runConnect } from './mcp/connectCommand';
 
 const USAGE = `engram — episodic memory for coding agents (headless)
 
-usage: engram --store DIR <command> [options]
+usage: engram [--store DIR] <command> [options]
 
 commands:
   import FILE [--trusted] [--batch N]   import JSON lines (one memory per line; "-" reads stdin)
@@ -38,9 +41,17 @@ commands:
                                         run a capture trace (JSON lines: open, change, save, close, disk,
                                         diagnostics, command, branch, end) through live capture's code and
                                         store the episodes and lessons it produces
+  mcp                                   serve the memory to MCP clients (Claude Code, Cursor, Codex, …)
+                                        over stdio: tools recall, remember, feedback, forget, show
+  where [--json]                        the store folder these commands use, and how it was chosen
+  connect claude-code|cursor|vscode     add engram to that client's project MCP config (.mcp.json,
+                                        .cursor/mcp.json, .vscode/mcp.json), keeping other entries
+  disconnect claude-code|cursor|vscode  remove it again
 
 options:
-  --store DIR    memory folder (default: $ENGRAM_STORE_DIR)
+  --store DIR    memory folder (default: $ENGRAM_STORE_DIR, else the store the VS Code window published
+                 for this folder, else a per-folder store of the CLI's own; see "engram where")
+  --folder DIR   the workspace folder agents work in (default: the current directory)
   --json         machine-readable output
   --help         this text
 
@@ -50,10 +61,10 @@ class UsageError extends Error {}
 
 interface Args { positional: string[]; flags: Map<string, string | true> }
 
-const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace']);
+const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace', 'folder']);
 
 /** Options every command takes. */
-const COMMON_FLAGS = ['store', 'workspace', 'json', 'help'];
+const COMMON_FLAGS = ['store', 'workspace', 'folder', 'json', 'help'];
 /** Options per command: anything else is a usage error, never silently ignored (a typo must not change the answer). */
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
   import: ['trusted', 'batch'],
@@ -64,6 +75,10 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   forget: ['reason'],
   feedback: ['reason'],
   replay: [],
+  mcp: [],
+  where: [],
+  connect: [],
+  disconnect: [],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */
@@ -122,26 +137,37 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   try { args = parseArgs(argv); } catch (e) { io.err(`engram: ${(e as Error).message}\n${USAGE}\n`); return 2; }
   const [cmd, ...rest] = args.positional;
   if (args.flags.has('help') || !cmd || cmd === 'help') { io.out(USAGE + '\n'); return cmd || args.flags.has('help') ? 0 : 2; }
-  const dir = str(args, 'store') ?? process.env.ENGRAM_STORE_DIR;
-  if (!dir) { io.err('engram: --store DIR is required (or set ENGRAM_STORE_DIR)\n'); return 2; }
   const json = args.flags.has('json');
-  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true };
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, mcp: true, where: true, connect: true, disconnect: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
+  const start = startFolder(str(args, 'folder'), process.cwd());
+  if (start.note) io.err(`engram: ${start.note}\n`);
+  const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder });
+  if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
+  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io);
+  for (const s of location.skipped) io.err(`engram: ignored: ${s}\n`);
+  if (location.source === 'fallback') io.err(`engram: ${location.reason}: ${location.dir}\n`);
+  const dir = location.dir;
 
   // Reading commands never create a store where there is none; writing ones may.
   const reading = cmd === 'recall' || cmd === 'export' || cmd === 'stats' || cmd === 'show';
-  if (reading && !fs.existsSync(dir)) { io.err(`engram: no memory store at ${dir}\n`); return 1; }
+  if (reading && !fs.existsSync(dir)) { io.err(`engram: no memory store at ${dir}${location.source === 'fallback' ? ' (pass --store DIR, set ENGRAM_STORE_DIR, or open the folder in VS Code with Engram)' : ''}\n`); return 1; }
 
   let store: MemoryStore | undefined;
   try {
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId: str(args, 'workspace'), readOnly: reading });
+    // The workspace root whose publication was found (an agent may start in a subfolder), else --folder or cwd.
+    const folder = location.folder;
+    // The MCP server writes under the folder's name, as the VS Code window for that folder does.
+    const workspaceId = str(args, 'workspace') ?? (cmd === 'mcp' ? path.basename(folder) : undefined);
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading, ...(cmd === 'mcp' ? { logger: stderrLogger(io) } : {}) });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
       case 'recall': return await runRecall(store, rest, args, io, json);
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
+      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), io });
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });

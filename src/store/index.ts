@@ -15,3 +15,5 @@ export { StoreWriteError } from './eventLog';
 export { LockTimeoutError } from './lock';
 export { parseImportLine, toExportLine } from '../core/importFormat';
 export type { ImportOptions, ParseResult } from '../core/importFormat';
+// The window publishes its store for the CLI and `engram mcp` (src/store/location.ts).
+export { publishStore } from './location';

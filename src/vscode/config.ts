@@ -17,6 +17,7 @@ export interface EngramConfig {
   constraints: { enabled: boolean };
   stale: { symbolBudgetMs: number };
   team: { file: string };
+  mcp: { inVsCode: boolean };
 }
 
 const DEFAULT_EXCLUDE = ['**/.env*', '**/secrets/**', '**/node_modules/**', '**/*.pem', '**/*.key'];
@@ -71,6 +72,7 @@ export function readConfig(scope?: vscode.ConfigurationScope | null): EngramConf
     constraints: { enabled: bool(c.get('constraints.enabled'), true) },
     stale: { symbolBudgetMs: num(c.get('stale.symbolBudgetMs'), 300, 0, 5000) },
     team: { file: str(c.get('team.file'), '.engram/team.jsonl') },
+    mcp: { inVsCode: bool(c.get('mcp.inVsCode'), false) },
   };
 }
 

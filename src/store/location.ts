@@ -1,0 +1,137 @@
+// Which store folder the CLI (and `engram mcp`) uses, and why: the one the VS Code window for this
+// folder uses when the window published it, so an agent in a terminal sees the memories the editor shows.
+// One decision, in one place: --store, then $ENGRAM_STORE_DIR, then what the window published (the
+// per-user registry, then the folder's .engram/store-path), then a per-folder store of the CLI's own.
+import { createHash } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { EVENTS_FILE } from './eventLog';
+
+export type StoreSource = 'flag' | 'env' | 'registry' | 'folder-file' | 'fallback';
+
+export interface StoreLocation {
+  dir: string;
+  source: StoreSource;
+  /** The workspace folder the store belongs to (the one whose publication was found, or the start folder). */
+  folder: string;
+  /** One sentence on how it was chosen, for `engram where` and stderr. */
+  reason: string;
+  /** Publications that were found but not used (missing folder, unreadable file), each a sentence. */
+  skipped: string[];
+}
+
+export interface LocationInput {
+  flag?: string;
+  env: NodeJS.ProcessEnv;
+  /** Where to start looking for a published store: --folder or the current directory. */
+  folder: string;
+  home?: string;
+}
+
+/** `~/.config/engram/stores.json` ($XDG_CONFIG_HOME honoured): workspace folder → store folder. */
+export function registryPath(env: NodeJS.ProcessEnv, home = os.homedir()): string {
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'engram', 'stores.json');
+}
+
+/** The file a window may write inside the workspace folder: one line, the absolute store path. */
+export const FOLDER_FILE = path.join('.engram', 'store-path');
+
+/** Where the CLI keeps a folder's memories when no window published a store for it. */
+export function fallbackDir(folder: string, env: NodeJS.ProcessEnv, home = os.homedir()): string {
+  const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
+  const id = createHash('sha256').update(folder).digest('hex').slice(0, 12);
+  return path.join(data, 'engram', 'stores', `${path.basename(folder) || 'root'}-${id}`);
+}
+
+/** The registry's entries; a malformed registry is reported, never guessed at. */
+export function readRegistry(file: string): { stores: Record<string, string>; error?: string } {
+  let raw: string;
+  try { raw = fs.readFileSync(file, 'utf8'); } catch { return { stores: {} }; }
+  try {
+    const v = JSON.parse(raw) as unknown;
+    const stores = (v as { stores?: unknown })?.stores;
+    if (typeof stores !== 'object' || stores === null || Array.isArray(stores)) throw new Error('no "stores" object');
+    const out: Record<string, string> = {};
+    for (const [k, d] of Object.entries(stores)) if (typeof d === 'string' && path.isAbsolute(d)) out[path.resolve(k)] = d;
+    return { stores: out };
+  } catch (e) {
+    return { stores: {}, error: `${file} is not a valid store registry (${(e as Error).message})` };
+  }
+}
+
+function ancestors(start: string): string[] {
+  const out: string[] = [];
+  for (let d = path.resolve(start); ; d = path.dirname(d)) {
+    out.push(d);
+    if (d === path.dirname(d)) return out;
+  }
+}
+
+export function resolveStore(input: LocationInput): StoreLocation {
+  const folder = path.resolve(input.folder);
+  if (input.flag) return { dir: path.resolve(input.flag), source: 'flag', folder, reason: 'given with --store', skipped: [] };
+  if (input.env.ENGRAM_STORE_DIR) {
+    return { dir: path.resolve(input.env.ENGRAM_STORE_DIR), source: 'env', folder, reason: 'set by $ENGRAM_STORE_DIR', skipped: [] };
+  }
+  const skipped: string[] = [];
+  const regFile = registryPath(input.env, input.home);
+  const registry = readRegistry(regFile);
+  if (registry.error) skipped.push(registry.error);
+  // The nearest folder with a publication wins: an agent started in packages/web still finds the
+  // store of the repository the window opened.
+  for (const d of ancestors(folder)) {
+    const published = registry.stores[d];
+    // The registry is the user's own file: trusted even before the window first wrote the store.
+    if (published) {
+      return { dir: published, source: 'registry', folder: d, reason: `published by the VS Code window for ${d} (in ${regFile})`, skipped };
+    }
+    const file = path.join(d, FOLDER_FILE);
+    let line: string | undefined;
+    try { line = fs.readFileSync(file, 'utf8').split(/\r?\n/)[0]?.trim(); } catch { continue; }
+    // A checked-in file could point anywhere: use it only when it names an existing Engram store.
+    if (line && path.isAbsolute(line) && fs.existsSync(path.join(line, EVENTS_FILE))) {
+      return { dir: line, source: 'folder-file', folder: d, reason: `published by the VS Code window for ${d} (in ${file})`, skipped };
+    }
+    skipped.push(`${file} does not name an existing Engram store (${line || 'empty'})`);
+  }
+  const dir = fallbackDir(folder, input.env, input.home);
+  return {
+    dir, source: 'fallback', folder, skipped,
+    reason: `no VS Code window published a store for ${folder} (or a folder above it); using the CLI's own per-folder store`,
+  };
+}
+
+/** What `engram where` prints. */
+export function describeLocation(l: StoreLocation, json: boolean): string {
+  const exists = fs.existsSync(path.join(l.dir, EVENTS_FILE));
+  if (json) return JSON.stringify({ store: l.dir, source: l.source, folder: l.folder, exists, reason: l.reason, ...(l.skipped.length ? { skipped: l.skipped } : {}) }) + '\n';
+  return `${l.dir}\n  ${l.reason}\n  ${exists ? 'a store exists there' : 'no store there yet (a writing command or `engram mcp` creates it)'}\n` +
+    l.skipped.map(s => `  ignored: ${s}\n`).join('');
+}
+
+/** The start folder: --folder, unless the client passed a variable it did not expand (then cwd, and a note). */
+export function startFolder(flag: string | undefined, cwd: string): { folder: string; note?: string } {
+  if (flag && /\$\{[^}]*\}/.test(flag)) {
+    return { folder: cwd, note: `--folder ${flag}: the MCP client did not expand the variable; using the current directory ${cwd}` };
+  }
+  return { folder: flag ?? cwd };
+}
+
+/**
+ * What a VS Code window calls to publish its store for a folder (idempotent; other folders kept).
+ * Never overwrites a registry it cannot read: returns the reason instead.
+ */
+export function publishStore(folder: string, dir: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { changed: boolean; error?: string } {
+  const file = registryPath(env, home);
+  const { stores, error } = readRegistry(file);
+  if (error) return { changed: false, error };
+  const key = path.resolve(folder);
+  if (stores[key] === dir) return { changed: false };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Written whole and renamed into place: a CLI reading at the same moment sees the old or the new file.
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify({ version: 1, stores: { ...stores, [key]: dir } }, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+  return { changed: true };
+}
