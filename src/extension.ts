@@ -15,6 +15,7 @@ import { registerInstructions } from './vscode/instructions';
 import { registerConstraints } from './vscode/constraints';
 import { registerRelevantStatus } from './vscode/relevantStatus';
 import { registerLifecycle } from './vscode/lifecycle';
+import { registerMcp } from './vscode/mcp';
 
 let active: Services | undefined;
 
@@ -37,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
     ['constraints', registerConstraints],
     ['relevant status', registerRelevantStatus],
     ['lifecycle', registerLifecycle],
+    ['mcp', registerMcp],
   ];
   for (const [name, register] of features) {
     // One broken feature must not take the others down; the user sees which one failed.

@@ -108,6 +108,13 @@ export class Services implements vscode.Disposable {
     }
     store.onDidChange(() => this.changed.fire());
     this.logger.info(`memory store open at ${dir} (${store.stats().memories} memories, ${Date.now() - started} ms)`);
+    // Where this folder's memories live, for `engram mcp`/`engram where` run in the folder (not for test
+    // runs or a store given by ENGRAM_STORE_DIR: neither is the folder's real store).
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (dir === this.storeDir && folder && !process.env.ENGRAM_STORE_DIR && this.context.extensionMode !== vscode.ExtensionMode.Test) {
+      const r = mod.publishStore(folder.uri.fsPath, dir);
+      if (r.error) this.logger.warn(`could not publish the store location for the CLI: ${r.error}`);
+    }
     return store;
   }
 

@@ -4,6 +4,7 @@ import type { TrackedEpisode } from '../episodeTracker';
 import { buildEpisode, buildLesson, type EpisodeMaterial } from '../episodeSummary';
 import { maskDeep } from '../mask';
 import { narrowestGlobs } from '../scope';
+import { globProblem } from '../scopeCheck';
 import type { Episode, Lesson, Owner } from '../types';
 import { diffsOf, excerptAround, firstChangedLine } from './diff';
 
@@ -36,7 +37,9 @@ export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): Epi
   }
   return maskDeep({
     tracked: t, diffs, codeBefore: e.codeBefore, codeAfter,
-    scope: narrowestGlobs(t.files), domain: e.domain, owner, now,
+    // A file name the scope rule refuses (quotes, `|`, `:`) must not cost the episode: that glob is left
+    // out, and with none left the memory applies to the whole workspace.
+    scope: narrowestGlobs(t.files).filter(g => !globProblem(g)), domain: e.domain, owner, now,
   });
 }
 
