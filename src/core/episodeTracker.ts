@@ -313,7 +313,16 @@ export class EpisodeTracker {
         }
       }
     } else if (failed) {
-      effects.push(this.openTerminal(cmd, normalised, now));
+      // The same error the editor already shows (a build printing what the language server reported):
+      // one episode, the editor's, with this run as a step.
+      const twin = cmd.error && this.openWithError(cmd.error.key, 'diagnostics');
+      if (twin) {
+        if (!commandConcerns(twin, cmd.line)) this.addStep(twin, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: false, at: now, detail: cmd.line });
+        twin.sourceIds.push(cmd.id);
+        twin.lastActivity = now;
+      } else {
+        effects.push(this.openTerminal(cmd, normalised, now));
+      }
     }
     effects.push(...this.tick(now));
     return effects;
@@ -341,6 +350,14 @@ export class EpisodeTracker {
       for (const [key, p] of state.pending) {
         if (now >= this.pendingDeadline(p)) {
           state.pending.delete(key);
+          // A terminal episode is already about this error (the build failed first): the editor's view
+          // of it is part of that episode, not a second one.
+          const twin = this.openWithError(p.error.key, 'terminal');
+          if (twin) {
+            this.addStep(twin, { action: `error in ${file}`, result: p.error.message.split('\n')[0], at: p.firstSeen });
+            this.touch(twin, file);
+            continue;
+          }
           effects.push(this.openDiagnostic(file, p, now));
         }
       }
@@ -443,6 +460,12 @@ export class EpisodeTracker {
       effects.push(this.finish(ep, fixed ? 'success' : 'abandoned', now, fixed ? 'the error is gone' : deleted ? 'file deleted' : 'file closed'));
     }
     return effects;
+  }
+
+  /** An open episode of `source` whose error has this signature key. */
+  private openWithError(key: string, source: TrackedEpisode['source']): TrackedEpisode | undefined {
+    for (const ep of this.episodes.values()) if (ep.source === source && ep.error?.key === key) return ep;
+    return undefined;
   }
 
   private episodeFor(key: string): TrackedEpisode | undefined {

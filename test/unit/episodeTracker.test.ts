@@ -276,3 +276,29 @@ describe('EpisodeTracker: restored after a window reload', () => {
     assert.ok(ended && ended.type === 'ended' && ended.episode.id === 't1' && ended.episode.outcome === 'success');
   });
 });
+
+describe('EpisodeTracker: one error seen by the editor and by a terminal build', () => {
+  const e0502: ErrorInfo = { key: 'rustc:E0502:cannot borrow <id> as mutable because it is also borrowed as immutable', family: 'rustc:borrow', message: 'cannot borrow `v` as mutable because it is also borrowed as immutable', tool: 'rustc', code: 'E0502', line: 3 };
+  const ctx = { fileOpen: true, serverAlive: true };
+
+  it('a build failing with the error the editor shows is a step of the editor episode, not a second episode', () => {
+    const t = new EpisodeTracker({ noiseThresholdMs: 1000, settleMs: 500, newId: () => `ep${Math.random()}` });
+    t.diagnostics('src/main.rs', [e0502], 0, ctx);
+    const [opened] = t.tick(1000);
+    assert.ok(opened.type === 'opened');
+    const fx = t.commandEnded({ id: 'c1', line: 'cargo build', exitCode: 101, error: e0502 }, 2000);
+    assert.deepStrictEqual(fx.filter(e => e.type === 'opened'), []);
+    assert.strictEqual(t.open().length, 1);
+    assert.ok(opened.episode.steps.some(s => s.action === 'run cargo build'));
+  });
+
+  it('an editor error matching an open build failure joins that episode', () => {
+    const t = new EpisodeTracker({ noiseThresholdMs: 1000, settleMs: 500, newId: () => `ep${Math.random()}` });
+    const [term] = t.commandEnded({ id: 'c1', line: 'cargo build', exitCode: 101, error: e0502 }, 0).filter(e => e.type === 'opened');
+    assert.ok(term && term.type === 'opened');
+    t.diagnostics('src/main.rs', [e0502], 100, ctx);
+    assert.deepStrictEqual(t.tick(2000).filter(e => e.type === 'opened'), []);
+    assert.strictEqual(t.open().length, 1);
+    assert.ok(term.episode.files.includes('src/main.rs'));
+  });
+});
