@@ -12,7 +12,8 @@ import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
 import { MemoryStore } from './store/memoryStore';
 import { writeFileAtomicSync } from './store/atomicFile';
-import { readableReplay, replayTrace } from './cliReplay';
+import { readableReplay, replayLines, replayTrace } from './cliReplay';
+import { runHook } from './cliHook';
 import { runMcpCommand, stderrLogger } from './mcp/command';
 import { describeLocation, resolveStore, startFolder } from './store/location';
 import { runConnect } from './mcp/connectCommand';
@@ -37,6 +38,11 @@ commands:
   show ID [--json]                      one memory with its trust and event history
   forget ID [--reason TEXT]             delete a memory (and its index entries)
   feedback ID prevented|still_failed [--reason TEXT]
+  ingest [--json]                       capture events (the replay trace format) as JSON lines on stdin, e.g. from
+                                        an agent's tool calls: stored as episodes and lessons like live capture
+  hook claude-code                      Claude Code's hook input on stdin (PostToolUse/PostToolUseFailure for
+                                        Bash, Edit, MultiEdit, Write; SessionEnd): kept per session, masked, and
+                                        turned into episodes when the session ends (see engram connect --hooks)
   replay TRACE.jsonl [--json] [--workspace NAME]
                                         run a capture trace (JSON lines: open, change, save, close, disk,
                                         diagnostics, command, branch, end) through live capture's code and
@@ -75,10 +81,12 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   forget: ['reason'],
   feedback: ['reason'],
   replay: [],
+  ingest: [],
+  hook: [],
   mcp: [],
   where: [],
-  connect: [],
-  disconnect: [],
+  connect: ['hooks'],
+  disconnect: ['hooks'],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */
@@ -138,14 +146,20 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   const [cmd, ...rest] = args.positional;
   if (args.flags.has('help') || !cmd || cmd === 'help') { io.out(USAGE + '\n'); return cmd || args.flags.has('help') ? 0 : 2; }
   const json = args.flags.has('json');
-  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, mcp: true, where: true, connect: true, disconnect: true };
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, ingest: true, hook: true, mcp: true, where: true, connect: true, disconnect: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
   const start = startFolder(str(args, 'folder'), process.cwd());
   if (start.note) io.err(`engram: ${start.note}\n`);
   const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder });
   if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
-  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io);
+  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io, args.flags.has('hooks'));
+  // An agent's hook runs on every tool call: it only appends to its session file (no store opened) until
+  // the session ends, and it never fails the agent's tool call (exit 0; problems on stderr).
+  if (cmd === 'hook') {
+    const result = await runHook(rest[0], location.dir, location.folder, io).catch(e => { io.err(`engram hook: ${(e as Error).message}\n`); return 0; });
+    return result;
+  }
   for (const s of location.skipped) io.err(`engram: ignored: ${s}\n`);
   if (location.source === 'fallback') io.err(`engram: ${location.reason}: ${location.dir}\n`);
   const dir = location.dir;
@@ -171,6 +185,13 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });
+        io.out(json ? JSON.stringify(report) + '\n' : readableReplay(report));
+        return 0;
+      }
+      case 'ingest': {
+        const lines: string[] = [];
+        for await (const l of io.stdin()) lines.push(l);
+        const report = await replayLines(store, lines, { scope: 'workspace', workspace: workspaceId ?? path.basename(folder), agent: 'agent' });
         io.out(json ? JSON.stringify(report) + '\n' : readableReplay(report));
         return 0;
       }

@@ -49,11 +49,16 @@ export interface ReplayReport {
 export async function replayTrace(store: MemoryStore, file: string, owner: Owner): Promise<ReplayReport> {
   const size = fs.statSync(file).size;
   if (size > MAX_TRACE_BYTES) throw new Error(`${file} is ${size} bytes; a trace may be at most ${MAX_TRACE_BYTES}`);
+  return replayLines(store, fs.readFileSync(file, 'utf8').split('\n'), owner);
+}
+
+/** `engram ingest` and `engram hook`: trace lines from stdin or an agent session, through the same pipeline. */
+export async function replayLines(store: MemoryStore, lines: readonly string[], owner: Owner): Promise<ReplayReport> {
   const pipeline = new CapturePipeline();
   const warnings: string[] = [];
   let last = -1;
   let ended = false;
-  fs.readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+  lines.forEach((line, i) => {
     if (!line.trim()) return;
     const ev = parseTraceLine(line);
     if (typeof ev === 'string') { warnings.push(`line ${i + 1}: ${ev}; skipped`); return; }

@@ -108,3 +108,68 @@ export function describeChange(client: ClientName, r: ConnectResult): string {
     case 'absent': return `${client}: no "${SERVER_NAME}" entry in ${r.file}; nothing changed\n`;
   }
 }
+
+// Claude Code hooks (.claude/settings.json), installed only when asked (`engram connect claude-code --hooks`):
+//   { "hooks": { "<Event>": [ { "matcher": "…", "hooks": [ { "type": "command", "command": "…" } ] } ] } }
+const HOOK_EVENTS: { event: string; matcher?: string }[] = [
+  { event: 'PostToolUse', matcher: 'Bash|Edit|MultiEdit|Write' },
+  { event: 'PostToolUseFailure', matcher: 'Bash' },
+  { event: 'SessionEnd' },
+];
+
+/** Ours: the command runs this CLI's `hook claude-code`. */
+const isOurHook = (h: unknown) => typeof (h as { command?: unknown })?.command === 'string' && / hook claude-code$/.test((h as { command: string }).command) && /engram|cli\.js/.test((h as { command: string }).command);
+
+function hookGroups(config: Record<string, unknown>, file: string): Record<string, unknown[]> {
+  const h = config.hooks ?? {};
+  if (typeof h !== 'object' || h === null || Array.isArray(h)) throw new Error(`"hooks" in ${file} is not an object; it was left untouched.`);
+  for (const [k, v] of Object.entries(h)) if (!Array.isArray(v)) throw new Error(`"hooks.${k}" in ${file} is not a list; it was left untouched.`);
+  return h as Record<string, unknown[]>;
+}
+
+/** Without our groups (a group that held only our hook goes; other hooks stay). */
+function withoutOurs(groups: Record<string, unknown[]>): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const [event, list] of Object.entries(groups)) {
+    const kept = list.map(g => {
+      const hooks = (g as { hooks?: unknown }).hooks;
+      if (!Array.isArray(hooks)) return g;
+      const rest = hooks.filter(h => !isOurHook(h));
+      return rest.length === hooks.length ? g : rest.length ? { ...(g as object), hooks: rest } : undefined;
+    }).filter(g => g !== undefined);
+    if (kept.length) out[event] = kept;
+  }
+  return out;
+}
+
+export function connectHooks(folder: string, cli: string): ConnectResult {
+  const file = path.join(folder, '.claude', 'settings.json');
+  const existing = readConfig(file);
+  const config = existing ?? {};
+  const groups = withoutOurs(hookGroups(config, file));
+  const command = `node ${JSON.stringify(cli)} hook claude-code`;
+  for (const { event, matcher } of HOOK_EVENTS) {
+    groups[event] = [...(groups[event] ?? []), { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
+  }
+  const next = { ...config, hooks: groups };
+  if (existing && same(existing, next)) return { file, change: 'unchanged', entry: { command } };
+  write(file, next);
+  return { file, change: existing ? (existing.hooks && same(withoutOurs(hookGroups(existing, file)), hookGroups(existing, file)) ? 'added' : 'updated') : 'created', entry: { command } };
+}
+
+export function disconnectHooks(folder: string): ConnectResult {
+  const file = path.join(folder, '.claude', 'settings.json');
+  const config = readConfig(file);
+  if (!config || config.hooks === undefined) return { file, change: 'absent' };
+  const before = hookGroups(config, file);
+  const groups = withoutOurs(before);
+  if (same(groups, before)) return { file, change: 'absent' };
+  const { hooks: _drop, ...rest } = config;
+  const next = Object.keys(groups).length ? { ...rest, hooks: groups } : rest;
+  if (!Object.keys(next).length) {
+    fs.rmSync(file);
+    return { file, change: 'deleted-file' };
+  }
+  write(file, next);
+  return { file, change: 'removed' };
+}

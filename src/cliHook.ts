@@ -1,0 +1,54 @@
+// `engram hook claude-code`: one Claude Code hook payload on stdin per call. Each call appends the
+// payload's trace events, masked, to the session's file next to the store (0600); SessionEnd replays the
+// session through the capture pipeline into the store and removes the file. Never opens the store before.
+import * as fs from 'fs';
+import * as path from 'path';
+import { claudeHookEvents } from './core/capture/claudeCode';
+import { maskDeep } from './core/mask';
+import { MemoryStore } from './store/memoryStore';
+import { replayLines } from './cliReplay';
+
+interface Io { out(s: string): void; err(s: string): void; stdin(): AsyncIterable<string> }
+
+const MAX_PAYLOAD_CHARS = 8 * 1024 * 1024;
+const MAX_FILE_CHARS = 512 * 1024;
+
+export async function runHook(client: string | undefined, storeDir: string, folder: string, io: Io): Promise<number> {
+  if (client !== 'claude-code') { io.err('engram hook: the only client is "claude-code" (engram hook claude-code)\n'); return 2; }
+  let raw = '';
+  for await (const line of io.stdin()) {
+    raw += line + '\n';
+    if (raw.length > MAX_PAYLOAD_CHARS) { io.err('engram hook: the hook input is too large; ignored\n'); return 0; }
+  }
+  let payload: unknown;
+  try { payload = JSON.parse(raw); } catch { io.err('engram hook: the hook input is not JSON; ignored\n'); return 0; }
+  const cwd = typeof (payload as { cwd?: unknown })?.cwd === 'string' ? (payload as { cwd: string }).cwd : folder;
+  const project = process.env.CLAUDE_PROJECT_DIR || cwd;
+  const r = claudeHookEvents(payload, {
+    project, now: Date.now(),
+    readText: file => {
+      try { const st = fs.statSync(file); return st.isFile() && st.size <= MAX_FILE_CHARS ? fs.readFileSync(file, 'utf8') : undefined; } catch { return undefined; }
+    },
+  });
+  if ('error' in r) { io.err(`engram hook: ${r.error}; ignored\n`); return 0; }
+  const dir = path.join(storeDir, 'agent-sessions');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, `${r.sessionId}.jsonl`);
+  if (r.events.length) {
+    // Masked before it touches disk, like everything else Engram writes.
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+    try { fs.writeSync(fd, r.events.map(e => JSON.stringify(maskDeep(e))).join('\n') + '\n'); } finally { fs.closeSync(fd); }
+  }
+  if (!r.ends) return 0;
+  let lines: string[] = [];
+  try { lines = fs.readFileSync(file, 'utf8').split('\n'); } catch { return 0; }
+  const store = await MemoryStore.open(path.resolve(storeDir), { workspaceId: path.basename(folder) });
+  try {
+    const report = await replayLines(store, lines, { scope: 'workspace', workspace: path.basename(folder), agent: 'claude-code' });
+    io.err(`engram hook: session ${r.sessionId}: ${report.episodes.length} episode(s), ${report.lessons.length} lesson(s) stored\n`);
+  } finally {
+    await store.close();
+  }
+  fs.rmSync(file, { force: true });
+  return 0;
+}

@@ -1,0 +1,91 @@
+// Claude Code hook payloads (the documented shapes) → episodes and lessons, through `engram hook claude-code`
+// as Claude Code runs it: one process per payload on stdin. The command outputs and file texts are the
+// real ones of the jest corpus trace (test/fixtures/traces/jest-cart-total-tax.jsonl).
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { buildCli, repoRoot } from './buildCli';
+import { claudeHookEvents, projectRelative } from '../../src/core/capture/claudeCode';
+import { connectHooks, disconnectHooks } from '../../src/mcp/connect';
+
+type Ev = { type: string; file?: string; text?: string; command?: string; exitCode?: number; output?: string };
+
+describe('Claude Code hooks', function () {
+  this.timeout(120_000);
+  let cli: string;
+  before(async () => { cli = await buildCli('engram-hook-cli-'); });
+
+  const trace = () => fs.readFileSync(path.join(repoRoot(), 'test/fixtures/traces/jest-cart-total-tax.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l) as Ev);
+
+  it('a failing npm test, an Edit, a passing npm test and SessionEnd become one success episode whose lesson names the change', () => {
+    const evs = trace();
+    const failing = evs.find(e => e.type === 'command' && e.exitCode === 1)!;
+    const passing = evs.find(e => e.type === 'command' && e.exitCode === 0)!;
+    const before = evs.find(e => e.type === 'open' && e.file === 'src/cart.js')!.text!;
+    const after = evs.find(e => e.type === 'change' && e.file === 'src/cart.js')!.text!;
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hook-project-'));
+    const store = path.join(project, '.store');
+    fs.mkdirSync(path.join(project, 'src'));
+    const cart = path.join(project, 'src', 'cart.js');
+    // The Edit's old/new strings: the changed line, as Claude Code's Edit tool sends them.
+    const oldLine = before.split('\n').find(l => !after.includes(l))!;
+    const newLine = after.split('\n').find(l => !before.includes(l))!;
+    const hook = (payload: object) => {
+      const r = spawnSync(process.execPath, [cli, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
+      assert.strictEqual(r.status, 0, r.stderr);
+      assert.strictEqual(r.stdout, '', 'a hook prints nothing on stdout (Claude Code would show it)');
+      return r.stderr;
+    };
+    const base = { session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: project };
+    hook({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test', description: 'Run tests' }, error: `Exit code 1\n${failing.output}` });
+    fs.writeFileSync(cart, after);
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: cart, old_string: oldLine, new_string: newLine }, tool_response: { filePath: cart } });
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: passing.output, stderr: '', interrupted: false, isImage: false } });
+    const sessionFile = path.join(store, 'agent-sessions', 'sess-1.jsonl');
+    assert.strictEqual(fs.statSync(sessionFile).mode & 0o777, 0o600);
+    const said = hook({ ...base, hook_event_name: 'SessionEnd', reason: 'exit' });
+    assert.match(said, /1 episode\(s\), 1 lesson\(s\) stored/);
+    assert.ok(!fs.existsSync(sessionFile), 'the session file is removed once stored');
+
+    const shown = spawnSync(process.execPath, [cli, '--store', store, 'recall', 'expect(received).toBe(expected) cart total includes tax', '--json'], { encoding: 'utf8' });
+    const lesson = (JSON.parse(shown.stdout) as { results: { kind: string; fixApproach?: string; rootCause?: string }[] }).results.find(r => r.kind === 'lesson');
+    assert.ok(lesson, shown.stdout + shown.stderr);
+    assert.strictEqual(lesson.fixApproach, `Changed ${'`'}${oldLine.trim()}${'`'} to ${'`'}${newLine.trim()}${'`'} in src/cart.js (line ${after.split('\n').indexOf(newLine) + 1}).`);
+    assert.match(lesson.rootCause ?? '', /`npm test` failed with .*cart total includes tax/);
+  });
+
+  it('maps the documented payloads; ignores what it does not know; refuses a session id that is not one', () => {
+    const ctx = { project: '/p', now: 5, readText: () => 'a\nB\n' };
+    assert.deepStrictEqual(claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: '/p/x.ts', old_string: 'b', new_string: 'B' } }, ctx),
+      { events: [{ t: 5, type: 'disk', file: 'x.ts', text: 'a\nB\n', before: 'a\nb\n' }], sessionId: 's', ends: false });
+    const w = claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: '/p/n.ts', content: 'a\nB\n' }, tool_response: { type: 'create' } }, ctx);
+    assert.ok(!('error' in w) && w.events[0].type === 'disk' && w.events[0].before === null);
+    const read = claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/p/x.ts' } }, ctx);
+    assert.ok(!('error' in read) && read.events.length === 0);
+    const outside = claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: '/etc/passwd', content: 'x' } }, ctx);
+    assert.ok(!('error' in outside) && outside.events.length === 0);
+    assert.deepStrictEqual(claudeHookEvents({ session_id: '../../x', hook_event_name: 'Stop' }, ctx), { error: 'the hook input has no usable session_id' });
+    assert.strictEqual(projectRelative('/p', '/p/../q/x'), undefined);
+  });
+
+  it('connect --hooks writes the hooks beside the user\'s own, idempotently; disconnect removes only ours', () => {
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hooks-connect-'));
+    const settings = path.join(project, '.claude', 'settings.json');
+    fs.mkdirSync(path.dirname(settings));
+    const mine = { permissions: { allow: ['Bash(npm test)'] }, hooks: { PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'prettier --write' }] }] } };
+    fs.writeFileSync(settings, JSON.stringify(mine));
+    assert.strictEqual(connectHooks(project, '/x/engram/dist/cli.js').change, 'added');
+    const after = JSON.parse(fs.readFileSync(settings, 'utf8'));
+    assert.deepStrictEqual(after.permissions, mine.permissions);
+    assert.deepStrictEqual(after.hooks.PostToolUse[0], mine.hooks.PostToolUse[0]);
+    assert.strictEqual(after.hooks.PostToolUse[1].hooks[0].command, 'node "/x/engram/dist/cli.js" hook claude-code');
+    assert.ok(after.hooks.SessionEnd && after.hooks.PostToolUseFailure);
+    assert.strictEqual(connectHooks(project, '/x/engram/dist/cli.js').change, 'unchanged');
+    assert.strictEqual(disconnectHooks(project).change, 'removed');
+    assert.deepStrictEqual(JSON.parse(fs.readFileSync(settings, 'utf8')), mine);
+    fs.writeFileSync(settings, '{ // comment\n}');
+    assert.throws(() => connectHooks(project, '/x/cli.js'), /not plain JSON/);
+  });
+});
