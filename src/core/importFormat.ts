@@ -4,6 +4,7 @@
 //
 // Lesson lines carry the RAW error text in `errorSignature` (what a person pastes); the normalised key is
 // computed here. Export writes the same shape plus `signatureKey`, so export → import round-trips.
+import { validateCheck } from './checkPattern';
 import { newId } from './ids';
 import { findSecrets, maskSecrets } from './mask';
 import { signatureKeyOf } from './recall';
@@ -311,8 +312,9 @@ function parseCheck(v: unknown): Lesson['check'] {
   const pattern = optString(o, 'pattern', 2000, 'check.pattern');
   if (!glob || !pattern) throw new LineError('"check" needs "glob" and "pattern"');
   const flags = optString(o, 'flags', 8, 'check.flags');
-  // The engine's message quotes the pattern (user text): keep only its reason.
-  try { new RegExp(pattern, flags); } catch (e) { throw new LineError(`"check.pattern" is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '').replace(/^Invalid flags supplied to RegExp constructor '.*'$/, 'invalid flags')}`); }
+  // The same test as a check made in the editor: RE2 must be able to run it (core/checkPattern.ts).
+  const problem = validateCheck({ glob, pattern, flags });
+  if (problem) throw new LineError(`"check" is not usable: ${problem}`);
   return { glob, pattern, ...(flags ? { flags } : {}) };
 }
 

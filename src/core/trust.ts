@@ -227,30 +227,18 @@ export function isDuplicateLesson(a: Lesson, b: Lesson): boolean {
   return fixSimilarity(fa, fb) >= SAME_FIX_MIN_SIMILARITY;
 }
 
-/** Problem with a constraint check, in words, or undefined when it is usable. */
-export function validateCheck(check: { glob?: unknown; pattern?: unknown; flags?: unknown } | undefined): string | undefined {
+/**
+ * Problem with the shape of a constraint check (a glob and a pattern), in words. Whether the pattern can
+ * run is decided in core/checkPattern.ts (validateCheck), which the store applies on promotion: this
+ * module stays free of the regex engine, so the extension's entry bundle does not carry it.
+ */
+export function checkShapeProblem(check: { glob?: unknown; pattern?: unknown; flags?: unknown } | undefined): string | undefined {
   if (!check) return 'a constraint needs a check (a file glob and a pattern)';
   if (typeof check.glob !== 'string' || !check.glob.trim()) return 'the check needs a file glob, e.g. src/**/*.ts';
   if (typeof check.pattern !== 'string' || !check.pattern) return 'the check needs a regular expression';
   const flags = check.flags === undefined ? '' : check.flags;
   if (typeof flags !== 'string' || !/^[imsu]*$/.test(flags)) return 'flags may only contain i, m, s, u';
-  let re: RegExp;
-  try { re = new RegExp(check.pattern, flags); } catch (e) { return `invalid regular expression: ${(e as Error).message}`; }
-  // A pattern that matches nothing-at-all would flag every file.
-  if (re.test('')) return 'the pattern matches empty text, so it would flag every file';
   return undefined;
-}
-
-/** Where a constraint's check matches in `text` (bounded; an invalid pattern matches nothing). */
-export function checkMatches(check: { pattern: string; flags?: string }, text: string, max = 50): { start: number; end: number }[] {
-  let re: RegExp;
-  try { re = new RegExp(check.pattern, `${(check.flags ?? '').replace(/[^imsu]/g, '')}g`); } catch { return []; }
-  const hits: { start: number; end: number }[] = [];
-  for (let m = re.exec(text); m && hits.length < max; m = re.exec(text)) {
-    hits.push({ start: m.index, end: m.index + Math.max(1, m[0].length) });
-    if (m[0].length === 0) re.lastIndex++; // never loop on an empty match
-  }
-  return hits;
 }
 
 /**
@@ -266,7 +254,7 @@ export function planManualPromotion(m: Memory, to?: Maturity): { ok: true; trans
   if (target === 'constraint') {
     if (m.kind !== 'lesson') return { ok: false, error: 'only lessons can become constraints' };
     if (m.maturity !== 'rule') return { ok: false, error: 'only a rule can become a constraint' };
-    const problem = validateCheck(m.check);
+    const problem = checkShapeProblem(m.check);
     if (problem) return { ok: false, error: problem };
     return { ok: true, transition: { to: 'constraint', kind: 'promoted', reason: `made a constraint by the user (check ${m.check!.glob})` } };
   }

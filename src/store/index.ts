@@ -14,4 +14,7 @@ export type {
 export { StoreWriteError } from './eventLog';
 export { LockTimeoutError } from './lock';
 export { parseImportLine, toExportLine } from '../core/importFormat';
+// Constraint checks run on RE2 (re2js), which stays out of the extension's entry bundle.
+export { checkMatches, validateCheck, MAX_SCAN_CHARS } from '../core/checkPattern';
+export { mergeTeamLines, toTeamLine } from '../core/team';
 export type { ImportOptions, ParseResult } from '../core/importFormat';

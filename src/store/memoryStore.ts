@@ -4,6 +4,7 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { validateCheck } from '../core/checkPattern';
 import { cleanupCandidates, type CleanupPolicy } from '../core/expiry';
 import { resolveFactUpdate } from '../core/facts';
 import { newId } from '../core/ids';
@@ -305,6 +306,9 @@ export class MemoryStore {
       const m = this.require(id);
       const plan = planManualPromotion(m, to);
       if (!plan.ok) throw new Error(plan.error);
+      // A constraint's check runs in the editor: it must be one the linear-time engine can run.
+      const problem = plan.transition.to === 'constraint' ? validateCheck(m.kind === 'lesson' ? m.check : undefined) : undefined;
+      if (problem) throw new Error(problem);
       await this.commit([{ type: 'promoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ? maskSecrets(reason) : plan.transition.reason }]);
     });
   }

@@ -4,12 +4,11 @@
 // workspace: the file comes from whoever wrote the repository.
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { toExportLine } from '../core/importFormat';
-import { mergeTeamLines, toTeamLine } from '../core/team';
 import type { Memory } from '../core/types';
 import { onConfigChange } from './config';
 import { formatError } from './errors';
 import type { Services } from './services';
+import { loadStoreModule } from './storeLoader';
 
 const RELOAD_DEBOUNCE_MS = 500;
 /** Fields whose change in the team file is carried into an already loaded team memory. */
@@ -32,7 +31,8 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 export async function shareWithTeam(services: Services, m: Memory): Promise<vscode.Uri> {
   const uri = teamFileUri(services);
   if (!uri) throw new Error(vscode.l10n.t('Open a folder and set engram.team.file to a workspace-relative path to share memories.'));
-  const line = toTeamLine(m, {
+  // The team format (core/team.ts, core/importFormat.ts) lives in the store bundle with the check engine.
+  const line = loadStoreModule().toTeamLine(m, {
     userName: safe(() => os.userInfo().username),
     hostName: safe(() => os.hostname()),
     homeDir: safe(() => os.homedir()),
@@ -74,6 +74,7 @@ export async function loadTeamFile(services: Services): Promise<TeamLoadReport |
   if (!uri) return undefined;
   const text = await readText(uri);
   const store = await services.store();
+  const { mergeTeamLines, toExportLine } = loadStoreModule();
   const parsed = text === undefined ? { memories: [], errors: [] } : mergeTeamLines(text);
   report.errors = parsed.errors;
   const inFile = new Set(parsed.memories.map(m => m.id));
