@@ -33,6 +33,13 @@ export interface ImportOptions {
    * Otherwise imported memories start as observations with little weight, whatever the line claims.
    */
   trusted?: boolean;
+  /**
+   * A team file (core/team.ts): reviewed text, not a trusted backup. Evidence ids and the claimed maturity
+   * are passed on for the caller to cap with trust.teamMaturityCap once all the evidence for a memory is
+   * known (mergeTeamLines after merging, the store on import); the source is "team", confidence is weighed
+   * as untrusted, and flags, tallies and local state in the line are ignored.
+   */
+  team?: boolean;
   /** Owner for lines that name none (default: workspace). */
   owner?: Owner;
 }
@@ -120,7 +127,7 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
   const createdAt = optTime(o, 'createdAt') ?? now;
   const confidence = parseConfidence(o.confidence, !!opts.trusted);
   const maturityRaw = optEnum(o, 'maturity', MATURITIES);
-  const source = opts.trusted ? optEnum(o, 'source', SOURCES) ?? 'imported' : 'imported';
+  const source = opts.trusted ? optEnum(o, 'source', SOURCES) ?? 'imported' : opts.team ? 'team' : 'imported';
   return {
     id: id ?? newId(kind[0]),
     kind,
@@ -138,7 +145,8 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
     scope: (optStrings(o, 'scope', 500) ?? []).map(s => s.trim()).filter(Boolean),
     confidence,
     // Anything that arrives from outside starts at the bottom of the ladder and earns its way up.
-    maturity: opts.trusted ? maturityRaw ?? 'observation' : 'observation',
+    // (A team line's claim is capped by its caller, once all its evidence is known.)
+    maturity: opts.trusted || opts.team ? maturityRaw ?? 'observation' : 'observation',
     flagged: opts.trusted ? optStrings(o, 'flagged', 500) : undefined,
   };
 }

@@ -196,7 +196,7 @@ export function evaluateDemotion(m: Memory, workspace?: string): Transition | un
 
 const STOPWORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'then', 'was', 'are', 'use', 'using', 'instead', 'of', 'to', 'a', 'an', 'in', 'on', 'it', 'is']);
 
-function fixWords(s: string): Set<string> {
+export function fixWords(s: string): Set<string> {
   const words = (s || '').toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}_.@/-]+/gu) ?? [];
   return new Set(words.map(w => w.replace(/^[.\-/]+|[.\-/]+$/g, '')).filter(w => w.length >= 2 && !STOPWORDS.has(w)));
 }
@@ -225,6 +225,16 @@ export function isDuplicateLesson(a: Lesson, b: Lesson): boolean {
   const fb = (b.fixApproach || '').trim();
   if (!fa || !fb) return !fa && !fb;
   return fixSimilarity(fa, fb) >= SAME_FIX_MIN_SIMILARITY;
+}
+
+/**
+ * Highest maturity a memory from a team file may have (never a rule or a constraint; above observation
+ * only with evidence). Applied when the file is parsed, when its lines enter the store, and when a changed
+ * line updates a memory already loaded: a team file is reviewed text, not a trusted backup.
+ */
+export function teamMaturityCap(m: Memory): Maturity {
+  if (m.maturity === 'observation') return 'observation';
+  return m.kind === 'lesson' && m.evidence.length >= PATTERN_MIN_EVIDENCE ? 'pattern' : 'observation';
 }
 
 /**

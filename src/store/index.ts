@@ -12,9 +12,10 @@ export type {
   TransformersEmbedderOptions, EmbedderChoice, DownloadOptions, DownloadProgress, ModelLocation, ResolveOptions,
 } from './transformersEmbedder';
 export { StoreWriteError } from './eventLog';
+export { boundedLines, OversizedLine } from './lineReader';
 export { LockTimeoutError } from './lock';
 export { parseImportLine, toExportLine } from '../core/importFormat';
 // Constraint checks run on RE2 (re2js), which stays out of the extension's entry bundle.
 export { checkMatches, validateCheck, MAX_SCAN_CHARS } from '../core/checkPattern';
-export { mergeTeamLines, toTeamLine } from '../core/team';
+export { mergeTeamLines, teamEdit, teamFileTooLarge, toTeamLine, MAX_TEAM_FILE_BYTES } from '../core/team';
 export type { ImportOptions, ParseResult } from '../core/importFormat';
