@@ -196,9 +196,22 @@ export function evaluateDemotion(m: Memory, workspace?: string): Transition | un
 
 const STOPWORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'then', 'was', 'are', 'use', 'using', 'instead', 'of', 'to', 'a', 'an', 'in', 'on', 'it', 'is']);
 
+// Word sets of recent fix texts: finding a repeated lesson compares one fix with the same recent ones again
+// and again (core/lessonDedup.ts), and splitting the text was most of that cost. Callers never mutate them.
+const fixWordsCache = new Map<string, Set<string>>();
+const FIX_WORDS_CACHE_MAX = 4096;
+
 export function fixWords(s: string): Set<string> {
-  const words = (s || '').toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}_.@/-]+/gu) ?? [];
-  return new Set(words.map(w => w.replace(/^[.\-/]+|[.\-/]+$/g, '')).filter(w => w.length >= 2 && !STOPWORDS.has(w)));
+  const key = s || '';
+  let set = fixWordsCache.get(key);
+  if (set) return set;
+  const words = key.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}_.@/-]+/gu) ?? [];
+  set = new Set(words.map(w => w.replace(/^[.\-/]+|[.\-/]+$/g, '')).filter(w => w.length >= 2 && !STOPWORDS.has(w)));
+  if (key.length <= 4096) {
+    if (fixWordsCache.size >= FIX_WORDS_CACHE_MAX) fixWordsCache.clear();
+    fixWordsCache.set(key, set);
+  }
+  return set;
 }
 
 /** Token overlap of two fix descriptions (Jaccard over meaning-carrying words). */
