@@ -120,7 +120,7 @@ export const MAX_TEAM_FILE_BYTES = 8 * 1024 * 1024;
 const MAX_TEAM_ERRORS = 200;
 
 export function teamFileTooLarge(bytes: number): string {
-  return `the team file is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the ${MAX_TEAM_FILE_BYTES / 1024 / 1024} MB limit; it was not loaded`;
+  return `the team file is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the ${MAX_TEAM_FILE_BYTES / 1024 / 1024} MB limit, so Engram does not read it`;
 }
 
 function higher(a: Maturity, b: Maturity): Maturity { return LADDER.indexOf(a) >= LADDER.indexOf(b) ? a : b; }

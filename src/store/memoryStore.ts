@@ -441,7 +441,7 @@ export class MemoryStore {
       // A team file keeps its lines' evidence, within the team cap (trust.teamMaturityCap), re-applied here
       // after masking and whatever the parser was told.
       const m = this.prepare(parsed.memory, now, !!opts.trusted || !!opts.team);
-      if (opts.team && !opts.trusted) { m.maturity = teamMaturityCap(m); m.source = 'team'; }
+      if (opts.team && !opts.trusted) { m.maturity = teamMaturityCap(m); m.source = 'team'; m.confidence = { ...PRIOR }; }
       // Evidence is what moves a lesson up the ladder (observation -> pattern), so an untrusted file may
       // not bring any: neither ids it lists nor copies of one lesson counted as separate sightings.
       // A trusted backup keeps what it lists; a merge adds only ids that exist, never the merged line's

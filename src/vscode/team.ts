@@ -30,7 +30,10 @@ export async function shareWithTeam(services: Services, m: Memory): Promise<vsco
   const uri = teamFileUri(services);
   if (!uri) throw new Error(vscode.l10n.t('Open a folder and set engram.team.file to a workspace-relative path to share memories.'));
   // The team format (core/team.ts, core/importFormat.ts) lives in the store bundle with the check engine.
-  const line = loadStoreModule().toTeamLine(m, {
+  const { toTeamLine, MAX_TEAM_FILE_BYTES, teamFileTooLarge } = loadStoreModule();
+  const size = await vscode.workspace.fs.stat(uri).then(st => st.size, () => 0);
+  if (size > MAX_TEAM_FILE_BYTES) throw new Error(teamFileTooLarge(size));
+  const line = toTeamLine(m, {
     userName: safe(() => os.userInfo().username),
     hostName: safe(() => os.hostname()),
     homeDir: safe(() => os.homedir()),

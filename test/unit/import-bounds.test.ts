@@ -162,7 +162,7 @@ describe('import bounds: reports and dedup', function () {
   it('a team file over the size limit is refused with a clear message', () => {
     const r = mergeTeamLines('x'.repeat(MAX_TEAM_FILE_BYTES + 1));
     assert.strictEqual(r.memories.length, 0);
-    assert.match(r.errors[0].error, /over the 8 MB limit; it was not loaded/);
+    assert.match(r.errors[0].error, /over the 8 MB limit, so Engram does not read it/);
   });
 
   it('a team file of 8,000 lessons sharing a signature merges by key, not pair by pair', () => {

@@ -95,7 +95,7 @@ describe('team: a changed line of a memory promoted here', function () {
     const m = store.get('claims') as Lesson;
     assert.strictEqual(m.maturity, 'pattern', 'evidence allows pattern, never more');
     assert.strictEqual(m.source, 'team');
-    assert.ok(m.confidence.alpha + m.confidence.beta <= 4, JSON.stringify(m.confidence));
+    assert.deepStrictEqual(m.confidence, { alpha: 1, beta: 1 }, 'confidence is earned here, not claimed by the file');
     assert.strictEqual(m.perWorkspace, undefined);
     assert.deepStrictEqual([...m.evidence].sort(), ['e1', 'e2']);
     assert.strictEqual(store.get('no-evidence')!.maturity, 'observation');
