@@ -46,6 +46,30 @@ function asTeam(m: Memory): Memory {
  * the rest. Result is ordered by id.
  */
 export function mergeTeamLines(text: string, now = Date.now()): TeamMergeResult {
+  const steps = mergeSteps(text, now);
+  for (;;) { const r = steps.next(); if (r.done) return r.value; }
+}
+
+/** Lines parsed between two yields of mergeTeamLinesAsync (a few tens of milliseconds of work). */
+export const TEAM_LINES_PER_TURN = 250;
+
+/**
+ * mergeTeamLines for the extension host: the same work, handing the thread back every
+ * TEAM_LINES_PER_TURN lines, so a large team file (up to MAX_TEAM_FILE_BYTES, tens of thousands of lines)
+ * never holds the editor for its whole parse.
+ */
+export async function mergeTeamLinesAsync(text: string, now = Date.now(), yieldTurn: () => Promise<void> = () => new Promise(r => setImmediate(r))): Promise<TeamMergeResult & { turns: number }> {
+  const steps = mergeSteps(text, now);
+  let turns = 0;
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return { ...r.value, turns };
+    turns++;
+    await yieldTurn();
+  }
+}
+
+function* mergeSteps(text: string, now: number): Generator<void, TeamMergeResult> {
   const byId = new Map<string, Memory>();
   const errors: { line: number; error: string }[] = [];
   let errorsOmitted = 0;
@@ -55,20 +79,21 @@ export function mergeTeamLines(text: string, now = Date.now()): TeamMergeResult 
     return { memories: [], errors: [{ line: 0, error: teamFileTooLarge(text.length) }], merged: 0 };
   }
   const lines = (text || '').split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line) return;
+  for (let i = 0; i < lines.length; i++) {
+    if (i && i % TEAM_LINES_PER_TURN === 0) yield;
+    const line = lines[i].trim();
+    if (!line) continue;
     const r = parseImportLine(line, i + 1, now, { team: true, owner: { scope: 'team' } });
-    if (!r.ok) { fail(i + 1, r.error); return; }
-    if (!r.explicitId) { fail(i + 1, 'a team line needs an "id", so reloading the file does not duplicate it'); return; }
+    if (!r.ok) { fail(i + 1, r.error); continue; }
+    if (!r.explicitId) { fail(i + 1, 'a team line needs an "id", so reloading the file does not duplicate it'); continue; }
     const m = asTeam(r.memory);
     const prev = byId.get(m.id);
-    if (!prev) { byId.set(m.id, m); return; }
+    if (!prev) { byId.set(m.id, m); continue; }
     merged++;
-    if (prev.kind !== m.kind) { fail(i + 1, `id ${m.id} is used by a ${prev.kind} and a ${m.kind}; kept the first`); return; }
+    if (prev.kind !== m.kind) { fail(i + 1, `id ${m.id} is used by a ${prev.kind} and a ${m.kind}; kept the first`); continue; }
     const newer = m.updatedAt >= prev.updatedAt ? m : prev;
     byId.set(m.id, withEvidence(newer, prev, m));
-  });
+  }
   // The same lesson under another id: evidence on the first (by id), not a second copy. Found by key
   // (core/lessonDedup.ts), not by comparing every pair: 8k lines took 68 s that way.
   const lessons = [...byId.values()].filter((m): m is Lesson => m.kind === 'lesson').sort((a, b) => (a.id < b.id ? -1 : 1));

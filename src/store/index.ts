@@ -17,5 +17,5 @@ export { LockTimeoutError } from './lock';
 export { parseImportLine, toExportLine } from '../core/importFormat';
 // Constraint checks run on RE2 (re2js), which stays out of the extension's entry bundle.
 export { checkMatches, validateCheck, MAX_SCAN_CHARS } from '../core/checkPattern';
-export { mergeTeamLines, teamEdit, teamFileTooLarge, toTeamLine, MAX_TEAM_FILE_BYTES } from '../core/team';
+export { mergeTeamLines, mergeTeamLinesAsync, teamEdit, teamFileTooLarge, toTeamLine, MAX_TEAM_FILE_BYTES } from '../core/team';
 export type { ImportOptions, ParseResult } from '../core/importFormat';

@@ -69,12 +69,13 @@ export async function loadTeamFile(services: Services): Promise<TeamLoadReport |
   const uri = teamFileUri(services);
   if (!uri) return undefined;
   const store = await services.store();
-  const { mergeTeamLines, teamEdit, toExportLine, MAX_TEAM_FILE_BYTES, teamFileTooLarge } = loadStoreModule();
+  const { mergeTeamLinesAsync, teamEdit, toExportLine, MAX_TEAM_FILE_BYTES, teamFileTooLarge } = loadStoreModule();
   // Bounded before it is read: the file is whatever the repository holds.
   const size = await vscode.workspace.fs.stat(uri).then(st => st.size, () => undefined);
   if (size !== undefined && size > MAX_TEAM_FILE_BYTES) throw new Error(teamFileTooLarge(size));
   const text = size === undefined ? undefined : await readText(uri);
-  const parsed = text === undefined ? { memories: [], errors: [] } : mergeTeamLines(text);
+  // Parsed in turns: the editor stays responsive while a large file is read.
+  const parsed = text === undefined ? { memories: [], errors: [] } : await mergeTeamLinesAsync(text);
   report.errors = parsed.errors;
   const inFile = new Set(parsed.memories.map(m => m.id));
   const fresh: string[] = [];

@@ -8,7 +8,7 @@ import { spawnSync } from 'child_process';
 import { Readable } from 'stream';
 
 import { FUZZY_WINDOW, LessonDedup } from '../../src/core/lessonDedup';
-import { MAX_TEAM_FILE_BYTES, mergeTeamLines } from '../../src/core/team';
+import { MAX_TEAM_FILE_BYTES, mergeTeamLines, mergeTeamLinesAsync, TEAM_LINES_PER_TURN } from '../../src/core/team';
 import type { Lesson } from '../../src/core/types';
 import { boundedLines, OversizedLine } from '../../src/store/lineReader';
 import { MAX_REPORTED_ERRORS, MemoryStore } from '../../src/store/memoryStore';
@@ -179,6 +179,23 @@ describe('import bounds: reports and dedup', function () {
     assert.strictEqual(first.fixApproach, 'set option1 in config1');
     assert.ok(first.evidence.includes('t00201') && first.evidence.includes('e201'), 'a repeat is evidence on the first by id');
     assert.strictEqual(first.maturity, 'pattern', 'a claimed rule is capped at pattern');
+  });
+
+  it('the host merges a team file in turns, handing the thread back, with the same result', async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 8000; i++) lines.push(lessonLine({ id: `t${String(i).padStart(5, '0')}`, fixApproach: `set option${i % 200} in config${i % 200}` }));
+    const text = lines.join('\n');
+    const now = Date.UTC(2026, 5, 1);
+    let ticks = 0;
+    let stop = false;
+    const tick = () => { if (!stop) { ticks++; setImmediate(tick); } };
+    setImmediate(tick);
+    const r = await mergeTeamLinesAsync(text, now);
+    stop = true;
+    assert.ok(r.turns >= 8000 / TEAM_LINES_PER_TURN - 1, `${r.turns} turns`);
+    assert.ok(ticks >= r.turns / 2, `other work ran ${ticks} times during ${r.turns} turns`);
+    const sync = mergeTeamLines(text, now);
+    assert.deepStrictEqual({ memories: r.memories, errors: r.errors, merged: r.merged }, sync);
   });
 });
 
