@@ -3,7 +3,7 @@
 // load as owner 'team', start with the prior confidence (trust is earned here), are capped at `pattern`
 // (never a rule or a constraint, and above observation only with evidence), and are scanned for injection.
 import { parseImportLine, toExportLine } from './importFormat';
-import { maskDeep, type MaskOptions } from './mask';
+import { maskDeep, maskRecord, type MaskOptions } from './mask';
 import { detectMemoryInjection } from './poison';
 import { LessonDedup } from './lessonDedup';
 import { LADDER, PRIOR, teamMaturityCap } from './trust';
@@ -127,7 +127,10 @@ function contentOf(m: Memory): string {
  * glob or fix text) is new, unreviewed text, so it drops back to the cap and earns its way up again.
  * Undefined when nothing the user sees changed.
  */
-export function teamEdit(cur: Memory, next: Memory): { patch: Record<string, unknown>; demoteTo?: Maturity } | undefined {
+export function teamEdit(cur: Memory, raw: Memory): { patch: Record<string, unknown>; demoteTo?: Maturity } | undefined {
+  // Compared as the store keeps it (masked), so a line holding something masking changes is not "changed"
+  // (and demoted again) at every reload.
+  const next = maskRecord(raw);
   if (contentOf(cur) === contentOf(next)) return undefined;
   const patch: Record<string, unknown> = {};
   const src = next as unknown as Record<string, unknown>;

@@ -81,6 +81,13 @@ describe('team: a changed line of a memory promoted here', function () {
     const cur = await promotedConstraint();
     const [same] = mergeTeamLines(teamLine({})).memories;
     assert.strictEqual(teamEdit(cur, same), undefined);
+    // A hand-written line with a secret is stored masked; reloading it unchanged is no edit.
+    const secret = 'AKIAIOSFODNN7EXAMPLE';
+    const [withSecret] = mergeTeamLines(teamLine({ id: 'sec', rootCause: `key ${secret} was revoked` })).memories;
+    await store.importLines([toExportLine(withSecret)], { team: true, owner: { scope: 'team' } });
+    const stored = store.get('sec')!;
+    assert.ok(!JSON.stringify(stored).includes(secret));
+    assert.strictEqual(teamEdit(stored, withSecret), undefined);
     await store.demote(cur.id); // rule
     await store.update(cur.id, { tags: ['x'] }, 'tag', { demoteTo: 'pattern' });
     assert.strictEqual(store.get(cur.id)!.maturity, 'pattern');
