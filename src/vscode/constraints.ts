@@ -37,6 +37,12 @@ export function registerConstraints(services: Services): void {
     try {
       const store = await services.store();
       constraints = store.list({ kinds: ['lesson'] }).filter(isActiveConstraint);
+      // A check saved before checks ran on RE2 (a lookahead, a backreference) matches nothing now: say so.
+      const { validateCheck } = loadStoreModule();
+      for (const c of constraints) {
+        const problem = validateCheck(c.check);
+        if (problem) services.logger.warn(`constraint ${c.id} is not checked: ${problem}`);
+      }
     } catch (e) {
       services.logger.warn(`constraints unavailable: ${formatError(e)}`);
       constraints = [];
