@@ -10,6 +10,7 @@ import { toWorkspaceRelative } from './core/scope';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
+import { boundedLines, type OversizedLine } from './store/lineReader';
 import { MemoryStore } from './store/memoryStore';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
@@ -230,9 +231,11 @@ function need(v: string | undefined, msg: string): string {
 
 async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io): Promise<number> {
   const file = need(rest[0], 'import needs a FILE (JSON lines, or - for stdin)');
-  let lines: AsyncIterable<string>;
+  // Lines are bounded before they are buffered (store/lineReader.ts): an over-long line is skipped, the
+  // next one is read.
+  let lines: AsyncIterable<string | OversizedLine>;
   if (file === '-') {
-    lines = io.stdin();
+    lines = boundedLines(process.stdin);
   } else {
     try {
       const st = fs.statSync(file);
@@ -241,14 +244,17 @@ async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io)
       io.err(`engram: cannot read ${file}: ${(e as Error).message}\n`);
       return 1;
     }
-    lines = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    lines = boundedLines(fs.createReadStream(file));
   }
   const batch = str(args, 'batch');
   const report = await store.importLines(lines, {
     trusted: args.flags.has('trusted'),
     batchSize: batch ? Math.max(1, Number(batch) || 500) : undefined,
   });
-  io.out(JSON.stringify({ imported: report.imported, skipped: report.skipped, errors: report.errors, merged: report.merged ?? 0, ...(report.notes?.length ? { notes: report.notes } : {}) }) + '\n');
+  io.out(JSON.stringify({
+    imported: report.imported, skipped: report.skipped, errors: report.errors, ...(report.errorsOmitted ? { errorsOmitted: report.errorsOmitted } : {}),
+    merged: report.merged ?? 0, ...(report.notes?.length ? { notes: report.notes } : {}), ...(report.notesOmitted ? { notesOmitted: report.notesOmitted } : {}),
+  }) + '\n');
   // Exit 0 when anything was usable; 1 when every line failed (the file was not an import at all).
   return report.imported === 0 && (report.merged ?? 0) === 0 && report.errors.length > 0 ? 1 : 0;
 }

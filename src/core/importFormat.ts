@@ -4,6 +4,7 @@
 //
 // Lesson lines carry the RAW error text in `errorSignature` (what a person pastes); the normalised key is
 // computed here. Export writes the same shape plus `signatureKey`, so export → import round-trips.
+import { validateCheck } from './checkPattern';
 import { newId } from './ids';
 import { findSecrets, maskSecrets } from './mask';
 import { signatureKeyOf } from './recall';
@@ -33,6 +34,13 @@ export interface ImportOptions {
    * Otherwise imported memories start as observations with little weight, whatever the line claims.
    */
   trusted?: boolean;
+  /**
+   * A team file (core/team.ts): reviewed text, not a trusted backup. Evidence ids and the claimed maturity
+   * are passed on for the caller to cap with trust.teamMaturityCap once all the evidence for a memory is
+   * known (mergeTeamLines after merging, the store on import); the source is "team", confidence is weighed
+   * as untrusted, and flags, tallies and local state in the line are ignored.
+   */
+  team?: boolean;
   /** Owner for lines that name none (default: workspace). */
   owner?: Owner;
 }
@@ -120,7 +128,7 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
   const createdAt = optTime(o, 'createdAt') ?? now;
   const confidence = parseConfidence(o.confidence, !!opts.trusted);
   const maturityRaw = optEnum(o, 'maturity', MATURITIES);
-  const source = opts.trusted ? optEnum(o, 'source', SOURCES) ?? 'imported' : 'imported';
+  const source = opts.trusted ? optEnum(o, 'source', SOURCES) ?? 'imported' : opts.team ? 'team' : 'imported';
   return {
     id: id ?? newId(kind[0]),
     kind,
@@ -138,7 +146,8 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
     scope: parseScope(o),
     confidence,
     // Anything that arrives from outside starts at the bottom of the ladder and earns its way up.
-    maturity: opts.trusted ? maturityRaw ?? 'observation' : 'observation',
+    // (A team line's claim is capped by its caller, once all its evidence is known.)
+    maturity: opts.trusted || opts.team ? maturityRaw ?? 'observation' : 'observation',
     flagged: opts.trusted ? optStrings(o, 'flagged', 500) : undefined,
   };
 }
@@ -321,8 +330,9 @@ function parseCheck(v: unknown): Lesson['check'] {
   const badGlob = globProblem(glob);
   if (badGlob) throw new LineError(`"check.glob" is not a workspace glob: ${badGlob}`);
   const flags = optString(o, 'flags', 8, 'check.flags');
-  // The engine's message quotes the pattern (user text): keep only its reason.
-  try { new RegExp(pattern, flags); } catch (e) { throw new LineError(`"check.pattern" is not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '').replace(/^Invalid flags supplied to RegExp constructor '.*'$/, 'invalid flags')}`); }
+  // The same test as a check made in the editor: RE2 must be able to run it (core/checkPattern.ts).
+  const problem = validateCheck({ glob, pattern, flags });
+  if (problem) throw new LineError(`"check" is not usable: ${problem}`);
   return { glob, pattern, ...(flags ? { flags } : {}) };
 }
 

@@ -3,9 +3,10 @@
 // load as owner 'team', start with the prior confidence (trust is earned here), are capped at `pattern`
 // (never a rule or a constraint, and above observation only with evidence), and are scanned for injection.
 import { parseImportLine, toExportLine } from './importFormat';
-import { maskDeep, type MaskOptions } from './mask';
+import { maskDeep, maskRecord, type MaskOptions } from './mask';
 import { detectMemoryInjection } from './poison';
-import { isDuplicateLesson, PATTERN_MIN_EVIDENCE, PRIOR } from './trust';
+import { LessonDedup } from './lessonDedup';
+import { LADDER, PRIOR, teamMaturityCap } from './trust';
 import type { Lesson, Maturity, Memory } from './types';
 
 export type TeamLineOptions = MaskOptions;
@@ -21,11 +22,7 @@ export function toTeamLine(m: Memory, opts: TeamLineOptions = {}): string {
   return toExportLine(masked);
 }
 
-/** Highest maturity a team memory may load with. */
-export function teamMaturityCap(m: Memory): Maturity {
-  if (m.maturity === 'observation') return 'observation';
-  return m.kind === 'lesson' && m.evidence.length >= PATTERN_MIN_EVIDENCE ? 'pattern' : 'observation';
-}
+export { teamMaturityCap };
 
 export interface TeamMergeResult {
   memories: Memory[];
@@ -49,44 +46,112 @@ function asTeam(m: Memory): Memory {
  * the rest. Result is ordered by id.
  */
 export function mergeTeamLines(text: string, now = Date.now()): TeamMergeResult {
+  const steps = mergeSteps(text, now);
+  for (;;) { const r = steps.next(); if (r.done) return r.value; }
+}
+
+/** Lines parsed between two yields of mergeTeamLinesAsync (a few tens of milliseconds of work). */
+export const TEAM_LINES_PER_TURN = 250;
+
+/**
+ * mergeTeamLines for the extension host: the same work, handing the thread back every
+ * TEAM_LINES_PER_TURN lines, so a large team file (up to MAX_TEAM_FILE_BYTES, tens of thousands of lines)
+ * never holds the editor for its whole parse.
+ */
+export async function mergeTeamLinesAsync(text: string, now = Date.now(), yieldTurn: () => Promise<void> = () => new Promise(r => setImmediate(r))): Promise<TeamMergeResult & { turns: number }> {
+  const steps = mergeSteps(text, now);
+  let turns = 0;
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return { ...r.value, turns };
+    turns++;
+    await yieldTurn();
+  }
+}
+
+function* mergeSteps(text: string, now: number): Generator<void, TeamMergeResult> {
   const byId = new Map<string, Memory>();
   const errors: { line: number; error: string }[] = [];
+  let errorsOmitted = 0;
+  const fail = (line: number, error: string) => { if (errors.length < MAX_TEAM_ERRORS) errors.push({ line, error }); else errorsOmitted++; };
   let merged = 0;
+  if ((text || '').length > MAX_TEAM_FILE_BYTES) {
+    return { memories: [], errors: [{ line: 0, error: teamFileTooLarge(text.length) }], merged: 0 };
+  }
   const lines = (text || '').split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line) return;
-    const r = parseImportLine(line, i + 1, now, { trusted: true, owner: { scope: 'team' } });
-    if (!r.ok) { errors.push({ line: i + 1, error: r.error }); return; }
-    if (!r.explicitId) { errors.push({ line: i + 1, error: 'a team line needs an "id", so reloading the file does not duplicate it' }); return; }
+  for (let i = 0; i < lines.length; i++) {
+    if (i && i % TEAM_LINES_PER_TURN === 0) yield;
+    const line = lines[i].trim();
+    if (!line) continue;
+    const r = parseImportLine(line, i + 1, now, { team: true, owner: { scope: 'team' } });
+    if (!r.ok) { fail(i + 1, r.error); continue; }
+    if (!r.explicitId) { fail(i + 1, 'a team line needs an "id", so reloading the file does not duplicate it'); continue; }
     const m = asTeam(r.memory);
     const prev = byId.get(m.id);
-    if (!prev) { byId.set(m.id, m); return; }
+    if (!prev) { byId.set(m.id, m); continue; }
     merged++;
-    if (prev.kind !== m.kind) { errors.push({ line: i + 1, error: `id ${m.id} is used by a ${prev.kind} and a ${m.kind}; kept the first` }); return; }
+    if (prev.kind !== m.kind) { fail(i + 1, `id ${m.id} is used by a ${prev.kind} and a ${m.kind}; kept the first`); continue; }
     const newer = m.updatedAt >= prev.updatedAt ? m : prev;
     byId.set(m.id, withEvidence(newer, prev, m));
-  });
-  // The same lesson under another id: evidence on the first (by id), not a second copy.
-  const lessons = [...byId.values()].filter((m): m is Lesson => m.kind === 'lesson').sort((a, b) => (a.id < b.id ? -1 : 1));
-  for (let i = 0; i < lessons.length; i++) {
-    const a = byId.get(lessons[i].id) as Lesson | undefined;
-    if (!a) continue;
-    for (let j = i + 1; j < lessons.length; j++) {
-      const b = byId.get(lessons[j].id) as Lesson | undefined;
-      if (!b || !isDuplicateLesson(a, b)) continue;
-      const evidence = [...new Set([...a.evidence, ...b.evidence, b.id])];
-      byId.set(a.id, { ...a, evidence, maturity: higher(a.maturity, b.maturity) });
-      byId.delete(b.id);
-      merged++;
-    }
   }
+  // The same lesson under another id: evidence on the first (by id), not a second copy. Found by key
+  // (core/lessonDedup.ts), not by comparing every pair: 8k lines took 68 s that way.
+  const lessons = [...byId.values()].filter((m): m is Lesson => m.kind === 'lesson').sort((a, b) => (a.id < b.id ? -1 : 1));
+  const dedup = new LessonDedup(false);
+  for (const b of lessons) {
+    const found = dedup.find(b);
+    const a = found && byId.get(found.id) as Lesson | undefined;
+    if (!a) { dedup.add(b); continue; }
+    const evidence = [...new Set([...a.evidence, ...b.evidence, b.id])];
+    byId.set(a.id, { ...a, evidence, maturity: higher(a.maturity, b.maturity) });
+    byId.delete(b.id);
+    merged++;
+  }
+  if (errorsOmitted) errors.push({ line: 0, error: `${errorsOmitted} more bad line(s) not listed` });
   const memories = [...byId.values()].map(m => ({ ...m, maturity: teamMaturityCap(m) }) as Memory).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { memories, errors, merged };
 }
 
-const ORDER: Maturity[] = ['observation', 'pattern', 'rule', 'constraint'];
-function higher(a: Maturity, b: Maturity): Maturity { return ORDER.indexOf(a) >= ORDER.indexOf(b) ? a : b; }
+/** Fields whose change in the team file is carried into an already loaded team memory. */
+export const TEAM_CONTENT_FIELDS = ['errorText', 'rootCause', 'fixApproach', 'content', 'instruction', 'summary', 'scope', 'tags', 'check', 'topic', 'type', 'key'] as const;
+
+function contentOf(m: Memory): string {
+  const o = m as unknown as Record<string, unknown>;
+  return JSON.stringify(TEAM_CONTENT_FIELDS.map(k => o[k] ?? null));
+}
+
+/**
+ * What a changed team line does to the memory already loaded from it (`next` comes from mergeTeamLines:
+ * capped and scanned). The new content, the injection flags of the new content, and never more maturity
+ * than the line may bring: a teammate's edit of a rule or constraint the user promoted here (a new check,
+ * glob or fix text) is new, unreviewed text, so it drops back to the cap and earns its way up again.
+ * Undefined when nothing the user sees changed.
+ */
+export function teamEdit(cur: Memory, raw: Memory): { patch: Record<string, unknown>; demoteTo?: Maturity } | undefined {
+  // Compared as the store keeps it (masked), so a line holding something masking changes is not "changed"
+  // (and demoted again) at every reload.
+  const next = maskRecord(raw);
+  if (contentOf(cur) === contentOf(next)) return undefined;
+  const patch: Record<string, unknown> = {};
+  const src = next as unknown as Record<string, unknown>;
+  const old = cur as unknown as Record<string, unknown>;
+  for (const k of TEAM_CONTENT_FIELDS) if (k in src || k in old) patch[k] = src[k] ?? null;
+  patch.flagged = next.flagged?.length ? next.flagged : null;
+  const cap = next.maturity;
+  const demoteTo = LADDER.indexOf(cur.maturity) > LADDER.indexOf(cap) ? cap : undefined;
+  return { patch, ...(demoteTo ? { demoteTo } : {}) };
+}
+
+/** A team file larger than this is not read (it is a reviewed file of lessons, not a dump). */
+export const MAX_TEAM_FILE_BYTES = 8 * 1024 * 1024;
+/** Bad lines listed per load; the rest are counted. */
+const MAX_TEAM_ERRORS = 200;
+
+export function teamFileTooLarge(bytes: number): string {
+  return `the team file is ${(bytes / 1024 / 1024).toFixed(1)} MB, over the ${MAX_TEAM_FILE_BYTES / 1024 / 1024} MB limit, so Engram does not read it`;
+}
+
+function higher(a: Maturity, b: Maturity): Maturity { return LADDER.indexOf(a) >= LADDER.indexOf(b) ? a : b; }
 
 function withEvidence(newer: Memory, a: Memory, b: Memory): Memory {
   if (newer.kind !== 'lesson' || a.kind !== 'lesson' || b.kind !== 'lesson') return newer;

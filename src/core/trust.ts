@@ -196,9 +196,22 @@ export function evaluateDemotion(m: Memory, workspace?: string): Transition | un
 
 const STOPWORDS = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'then', 'was', 'are', 'use', 'using', 'instead', 'of', 'to', 'a', 'an', 'in', 'on', 'it', 'is']);
 
-function fixWords(s: string): Set<string> {
-  const words = (s || '').toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}_.@/-]+/gu) ?? [];
-  return new Set(words.map(w => w.replace(/^[.\-/]+|[.\-/]+$/g, '')).filter(w => w.length >= 2 && !STOPWORDS.has(w)));
+// Word sets of recent fix texts: finding a repeated lesson compares one fix with the same recent ones again
+// and again (core/lessonDedup.ts), and splitting the text was most of that cost. Callers never mutate them.
+const fixWordsCache = new Map<string, Set<string>>();
+const FIX_WORDS_CACHE_MAX = 4096;
+
+export function fixWords(s: string): Set<string> {
+  const key = s || '';
+  let set = fixWordsCache.get(key);
+  if (set) return set;
+  const words = key.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}_.@/-]+/gu) ?? [];
+  set = new Set(words.map(w => w.replace(/^[.\-/]+|[.\-/]+$/g, '')).filter(w => w.length >= 2 && !STOPWORDS.has(w)));
+  if (key.length <= 4096) {
+    if (fixWordsCache.size >= FIX_WORDS_CACHE_MAX) fixWordsCache.clear();
+    fixWordsCache.set(key, set);
+  }
+  return set;
 }
 
 /** Token overlap of two fix descriptions (Jaccard over meaning-carrying words). */
@@ -227,30 +240,28 @@ export function isDuplicateLesson(a: Lesson, b: Lesson): boolean {
   return fixSimilarity(fa, fb) >= SAME_FIX_MIN_SIMILARITY;
 }
 
-/** Problem with a constraint check, in words, or undefined when it is usable. */
-export function validateCheck(check: { glob?: unknown; pattern?: unknown; flags?: unknown } | undefined): string | undefined {
+/**
+ * Highest maturity a memory from a team file may have (never a rule or a constraint; above observation
+ * only with evidence). Applied when the file is parsed, when its lines enter the store, and when a changed
+ * line updates a memory already loaded: a team file is reviewed text, not a trusted backup.
+ */
+export function teamMaturityCap(m: Memory): Maturity {
+  if (m.maturity === 'observation') return 'observation';
+  return m.kind === 'lesson' && m.evidence.length >= PATTERN_MIN_EVIDENCE ? 'pattern' : 'observation';
+}
+
+/**
+ * Problem with the shape of a constraint check (a glob and a pattern), in words. Whether the pattern can
+ * run is decided in core/checkPattern.ts (validateCheck), which the store applies on promotion: this
+ * module stays free of the regex engine, so the extension's entry bundle does not carry it.
+ */
+export function checkShapeProblem(check: { glob?: unknown; pattern?: unknown; flags?: unknown } | undefined): string | undefined {
   if (!check) return 'a constraint needs a check (a file glob and a pattern)';
   if (typeof check.glob !== 'string' || !check.glob.trim()) return 'the check needs a file glob, e.g. src/**/*.ts';
   if (typeof check.pattern !== 'string' || !check.pattern) return 'the check needs a regular expression';
   const flags = check.flags === undefined ? '' : check.flags;
   if (typeof flags !== 'string' || !/^[imsu]*$/.test(flags)) return 'flags may only contain i, m, s, u';
-  let re: RegExp;
-  try { re = new RegExp(check.pattern, flags); } catch (e) { return `invalid regular expression: ${(e as Error).message}`; }
-  // A pattern that matches nothing-at-all would flag every file.
-  if (re.test('')) return 'the pattern matches empty text, so it would flag every file';
   return undefined;
-}
-
-/** Where a constraint's check matches in `text` (bounded; an invalid pattern matches nothing). */
-export function checkMatches(check: { pattern: string; flags?: string }, text: string, max = 50): { start: number; end: number }[] {
-  let re: RegExp;
-  try { re = new RegExp(check.pattern, `${(check.flags ?? '').replace(/[^imsu]/g, '')}g`); } catch { return []; }
-  const hits: { start: number; end: number }[] = [];
-  for (let m = re.exec(text); m && hits.length < max; m = re.exec(text)) {
-    hits.push({ start: m.index, end: m.index + Math.max(1, m[0].length) });
-    if (m[0].length === 0) re.lastIndex++; // never loop on an empty match
-  }
-  return hits;
 }
 
 /**
@@ -266,7 +277,7 @@ export function planManualPromotion(m: Memory, to?: Maturity): { ok: true; trans
   if (target === 'constraint') {
     if (m.kind !== 'lesson') return { ok: false, error: 'only lessons can become constraints' };
     if (m.maturity !== 'rule') return { ok: false, error: 'only a rule can become a constraint' };
-    const problem = validateCheck(m.check);
+    const problem = checkShapeProblem(m.check);
     if (problem) return { ok: false, error: problem };
     return { ok: true, transition: { to: 'constraint', kind: 'promoted', reason: `made a constraint by the user (check ${m.check!.glob})` } };
   }

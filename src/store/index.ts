@@ -12,8 +12,12 @@ export type {
   TransformersEmbedderOptions, EmbedderChoice, DownloadOptions, DownloadProgress, ModelLocation, ResolveOptions,
 } from './transformersEmbedder';
 export { StoreWriteError } from './eventLog';
+export { boundedLines, OversizedLine } from './lineReader';
 export { LockTimeoutError } from './lock';
 export { parseImportLine, toExportLine } from '../core/importFormat';
+// Constraint checks run on RE2 (re2js), which stays out of the extension's entry bundle.
+export { checkMatches, validateCheck, MAX_SCAN_CHARS } from '../core/checkPattern';
+export { mergeTeamLines, mergeTeamLinesAsync, teamEdit, teamFileTooLarge, toTeamLine, MAX_TEAM_FILE_BYTES } from '../core/team';
 export type { ImportOptions, ParseResult } from '../core/importFormat';
 // The window publishes its store for the CLI and `engram mcp` (src/store/location.ts).
 export { publishStore } from './location';

@@ -4,11 +4,13 @@
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { validateCheck } from '../core/checkPattern';
 import { cleanupCandidates, type CleanupPolicy } from '../core/expiry';
 import { resolveFactUpdate } from '../core/facts';
 import { newId } from '../core/ids';
 import { parseImportLine, toExportLine, type ImportOptions } from '../core/importFormat';
 import { Bm25Index } from '../core/lexical';
+import { LessonDedup } from '../core/lessonDedup';
 import { findSecrets, maskRecord, maskSecrets } from '../core/mask';
 import { memorySignature, memoryText } from '../core/memoryText';
 import { detectMemoryInjection } from '../core/poison';
@@ -17,7 +19,7 @@ import { sanitizeRecord } from '../core/text';
 import { RecallEngine, signatureKeyOf } from '../core/recall';
 import { MemoryState } from '../core/reduce';
 import {
-  evaluateDemotion, evaluatePromotion, isDuplicateLesson, planManualDemotion, planManualPromotion, PRIOR, type ContextStamp,
+  evaluateDemotion, evaluatePromotion, isDuplicateLesson, LADDER, planManualDemotion, planManualPromotion, PRIOR, teamMaturityCap, type ContextStamp,
 } from '../core/trust';
 import type {
   Fact, FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, RecallQuery, RecallResult,
@@ -28,6 +30,7 @@ import { EventLog } from './eventLog';
 import { writeFileAtomicSync } from './atomicFile';
 import { readFileNoFollowSync } from './privateFiles';
 import { HashEmbedder } from './hashEmbedder';
+import { oversizedLineError, type OversizedLine } from './lineReader';
 import type { IndexItemInput, VectorIndex } from './vectorIndex';
 
 export interface StoreOptions {
@@ -54,12 +57,21 @@ export interface StoreOptions {
 export interface ImportReport {
   imported: number;
   skipped: number;
+  /** The first MAX_REPORTED_ERRORS bad lines; `errorsOmitted` counts the rest. */
   errors: { line: number; error: string }[];
+  errorsOmitted?: number;
   /** Lessons merged as evidence into an existing lesson (same signature, same fix, same scope). */
   merged?: number;
   /** Lines imported with a change worth knowing (evidence not kept); never repeats the line's text. */
   notes?: { line: number; note: string }[];
+  notesOmitted?: number;
 }
+
+/**
+ * Bad lines (and notes) an import report keeps: a file of three million bad lines made a 266 MB report.
+ * The rest are counted, not listed.
+ */
+export const MAX_REPORTED_ERRORS = 1000;
 
 export interface StoreStats {
   memories: number;
@@ -278,12 +290,22 @@ export class MemoryStore {
     });
   }
 
-  async update(id: string, patch: Record<string, unknown>, reason?: string): Promise<void> {
+  /**
+   * Changes fields of a memory. `demoteTo` lowers its maturity in the same write (never raises it): new
+   * text from outside (a changed team line) must not keep the standing the old text earned.
+   */
+  async update(id: string, patch: Record<string, unknown>, reason?: string, opts: { demoteTo?: Maturity } = {}): Promise<void> {
     return this.serial(async () => {
-      this.require(id);
+      const m = this.require(id);
       if (Array.isArray(patch.scope)) { const bad = scopeProblem(patch.scope as string[]); if (bad) throw new Error(bad); }
       const clean = maskRecord(sanitizeRecord(patch));
-      await this.commit([{ type: 'updated', id, at: this.now(), patch: clean, ...maskedReason(reason) }]);
+      const at = this.now();
+      const events: MemoryEvent[] = [{ type: 'updated', id, at, patch: clean, ...maskedReason(reason) }];
+      const to = opts.demoteTo;
+      if (to && LADDER.indexOf(to) < LADDER.indexOf(m.maturity)) {
+        events.push({ type: 'demoted', id, at, from: m.maturity, to, reason: reason ? `${maskSecrets(reason)}: new text starts again at ${to}` : `new text starts again at ${to}` });
+      }
+      await this.commit(events);
     });
   }
 
@@ -310,6 +332,9 @@ export class MemoryStore {
       const m = this.require(id);
       const plan = planManualPromotion(m, to);
       if (!plan.ok) throw new Error(plan.error);
+      // A constraint's check runs in the editor: it must be one the linear-time engine can run.
+      const problem = plan.transition.to === 'constraint' ? validateCheck(m.kind === 'lesson' ? m.check : undefined) : undefined;
+      if (problem) throw new Error(problem);
       await this.commit([{ type: 'promoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ? maskSecrets(reason) : plan.transition.reason }]);
     });
   }
@@ -360,22 +385,32 @@ export class MemoryStore {
    * Lessons without an explicit id that repeat an existing lesson (same signature, same fix, same scope)
    * become evidence on it instead of a copy; lines with an explicit id are always kept as themselves.
    */
-  async importLines(lines: Iterable<string> | AsyncIterable<string>, opts: ImportLinesOptions = {}): Promise<ImportReport> {
+  async importLines(lines: Iterable<string | OversizedLine> | AsyncIterable<string | OversizedLine>, opts: ImportLinesOptions = {}): Promise<ImportReport> {
     const batchSize = Math.max(1, opts.batchSize ?? 500);
     const report: ImportReport = { imported: 0, skipped: 0, errors: [], merged: 0, notes: [] };
     const recorded = new Set<string>(); // ids this import has written (evidence may name them)
     const seen = new Set<string>();
     let batch: MemoryEvent[] = [];
-    // Lessons in the batch not yet written, so repeats inside one batch merge too (without a write each).
-    let pendingBySig = new Map<string, Lesson[]>();
+    // Lessons this import wrote or queued, and the store's own lessons of every signature it met, so a
+    // repeat is found by key instead of by comparing it with every earlier lesson of its signature.
+    const dedup = new LessonDedup();
+    const seededSigs = new Set<string>();
     const evidenceOf = new Map<string, Set<string>>();
     const merged = new Set<string>();
     let lineNo = 0;
+    const error = (line: number, text: string) => {
+      if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push({ line, error: text });
+      else report.errorsOmitted = (report.errorsOmitted ?? 0) + 1;
+      report.skipped++;
+    };
+    const note = (line: number, text: string) => {
+      if (report.notes!.length < MAX_REPORTED_ERRORS) report.notes!.push({ line, note: text });
+      else report.notesOmitted = (report.notesOmitted ?? 0) + 1;
+    };
     const flush = async () => {
       if (!batch.length) return;
       const events = batch;
       batch = [];
-      pendingBySig = new Map();
       evidenceOf.clear();
       await this.serial(async () => {
         await this.commit(events);
@@ -392,36 +427,45 @@ export class MemoryStore {
       });
       opts.onProgress?.(report.imported);
     };
-    for await (const rawLine of lines as AsyncIterable<string>) {
+    for await (const rawLine of lines as AsyncIterable<string | OversizedLine>) {
       lineNo++;
       if (opts.signal?.aborted) break;
+      // A reader that bounds lines before buffering them (store/lineReader.ts) hands over only the size.
+      if (typeof rawLine !== 'string') { error(lineNo, oversizedLineError(rawLine.bytes)); continue; }
       const line = rawLine.replace(/^\uFEFF/, '').replace(/\r$/, '');
       if (!line.trim()) continue;
       const now = this.now();
       const parsed = parseImportLine(line, lineNo, now, { ...opts, owner: opts.owner ?? this.defaultOwner() });
-      if (!parsed.ok) {
-        report.errors.push({ line: lineNo, error: parsed.error });
-        report.skipped++;
-        continue;
-      }
+      if (!parsed.ok) { error(lineNo, parsed.error); continue; }
       const id = parsed.memory.id;
       if (seen.has(id) || this.state.has(id) || this.state.isTombstoned(id)) {
-        report.errors.push({ line: lineNo, error: `duplicate id "${id}": ${seen.has(id) ? 'an earlier line has it' : 'already in the store'}; line skipped` });
-        report.skipped++;
+        error(lineNo, `duplicate id "${id}": ${seen.has(id) ? 'an earlier line has it' : 'already in the store'}; line skipped`);
         continue;
       }
       seen.add(id);
-      const m = this.prepare(parsed.memory, now, !!opts.trusted);
+      // A team file keeps its lines' evidence, within the team cap (trust.teamMaturityCap), re-applied here
+      // after masking and whatever the parser was told.
+      const m = this.prepare(parsed.memory, now, !!opts.trusted || !!opts.team);
+      if (opts.team && !opts.trusted) { m.maturity = teamMaturityCap(m); m.source = 'team'; m.confidence = { ...PRIOR }; }
       // Evidence is what moves a lesson up the ladder (observation -> pattern), so an untrusted file may
       // not bring any: neither ids it lists nor copies of one lesson counted as separate sightings.
       // A trusted backup keeps what it lists; a merge adds only ids that exist, never the merged line's
       // own id, which does not become a memory.
-      if (m.kind === 'lesson' && !opts.trusted && m.evidence.length) {
-        report.notes!.push({ line: lineNo, note: `${m.evidence.length} evidence id(s) not kept: evidence from an untrusted file does not count toward promotion` });
+      if (m.kind === 'lesson' && !opts.trusted && !opts.team && m.evidence.length) {
+        note(lineNo, `${m.evidence.length} evidence id(s) not kept: evidence from an untrusted file does not count toward promotion`);
         m.evidence = [];
       }
+      if (m.kind === 'lesson' && !seededSigs.has(m.errorSignature)) {
+        seededSigs.add(m.errorSignature);
+        for (const sid of this.bySignature.get(m.errorSignature) ?? []) {
+          const other = this.state.get(sid);
+          if (other?.kind === 'lesson') dedup.add(other);
+        }
+      }
       if (m.kind === 'lesson' && !parsed.explicitId) {
-        const dup = this.findDuplicate(m) ?? pendingBySig.get(m.errorSignature)?.find(o => this.sameLesson(o, m));
+        const found = dedup.find(m);
+        // Only a lesson still in the store or queued by this import (one forgotten meanwhile is gone).
+        const dup = found && (this.state.has(found.id) || recorded.has(found.id)) ? found : undefined;
         if (dup) {
           let have = evidenceOf.get(dup.id);
           if (!have) { have = new Set(this.state.get(dup.id)?.kind === 'lesson' ? (this.state.get(dup.id) as Lesson).evidence : dup.evidence); evidenceOf.set(dup.id, have); }
@@ -436,9 +480,9 @@ export class MemoryStore {
           if (batch.length >= batchSize) await flush();
           continue;
         }
-        const list = pendingBySig.get(m.errorSignature);
-        if (list) list.push(m); else pendingBySig.set(m.errorSignature, [m]);
       }
+      // A line with its own id is kept as itself, but a later id-less repeat merges into it.
+      if (m.kind === 'lesson') dedup.add(m);
       batch.push({ type: 'recorded', id: m.id, at: now, memory: m });
       recorded.add(m.id);
       report.imported++;

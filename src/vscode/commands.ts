@@ -1,11 +1,12 @@
 // The Engram commands owned by the recall surfaces. Every command also takes arguments (ids, Uris,
 // `{ confirm: false }`) so tests and other features can run it without any UI, and returns a result.
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { FeedbackOutcome, Memory, RecallResult } from '../core/types';
 import { memoryTitle } from '../core/types';
 import { newId } from '../core/ids';
-import type { ImportReport } from '../store/index';
+import type { ImportReport, OversizedLine } from '../store/index';
 import { confidenceOf } from './chat/prompt';
 import { diagnosticText } from './diagnosticRecall';
 import { formatError } from './errors';
@@ -266,9 +267,17 @@ export async function importMemories(services: Services, source: vscode.Uri | un
   }))?.[0];
   if (!uri) return undefined;
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Importing Engram memories'), cancellable: true }, async (progress, token) => {
-    const text = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
-    const lines = text.split(/\r?\n/);
-    const total = Math.max(1, lines.filter(l => l.trim()).length);
+    // A local file streams through the bounded line reader (store/lineReader.ts): an over-long line is
+    // skipped while it passes, and the file is never held whole. Other file systems are read as before.
+    let lines: Iterable<string> | AsyncIterable<string | OversizedLine>;
+    let total: number | undefined;
+    if (uri.scheme === 'file') {
+      lines = loadStoreModule().boundedLines(fs.createReadStream(uri.fsPath));
+    } else {
+      const all = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8').split(/\r?\n/);
+      lines = all;
+      total = Math.max(1, all.filter(l => l.trim()).length);
+    }
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     const store = await services.store();
@@ -276,12 +285,14 @@ export async function importMemories(services: Services, source: vscode.Uri | un
     try {
       const report = await store.importLines(lines, {
         signal: abort.signal,
-        onProgress: n => { progress.report({ increment: 100 * (n - last) / total, message: `${n}/${total}` }); last = n; },
+        onProgress: n => { progress.report(total ? { increment: 100 * (n - last) / total, message: `${n}/${total}` } : { message: `${n}` }); last = n; },
       });
       for (const e of report.errors) services.logger.warn(`import ${path.basename(uri.path)} line ${e.line}: ${e.error}`);
       services.fireChanged();
-      const summary = vscode.l10n.t('Engram imported {0} memories, skipped {1}, {2} lines had errors.', report.imported, report.skipped, report.errors.length);
-      if (report.errors.length) {
+      // The report lists the first bad lines and counts the rest (MAX_REPORTED_ERRORS).
+      const bad = report.errors.length + (report.errorsOmitted ?? 0);
+      const summary = vscode.l10n.t('Engram imported {0} memories, skipped {1}, {2} lines had errors.', report.imported, report.skipped, bad);
+      if (bad) {
         const show = vscode.l10n.t('Show log');
         void vscode.window.showWarningMessage(summary, show).then(a => { if (a === show) services.logChannel.show(); });
       } else {

@@ -3,16 +3,14 @@
 // the memory. Nothing is reported outside its scope. Setting: engram.constraints.enabled.
 import * as vscode from 'vscode';
 import { scopeMatches } from '../core/scope';
-import { checkMatches } from '../core/trust';
 import type { Lesson, Memory } from '../core/types';
 import { onConfigChange } from './config';
 import { formatError } from './errors';
 import type { Services } from './services';
+import { loadStoreModule } from './storeLoader';
 
 export const DIAGNOSTIC_SOURCE = 'Engram';
 const CHANGE_DEBOUNCE_MS = 500;
-const MAX_TEXT_CHARS = 2_000_000;
-const MAX_HITS_PER_CONSTRAINT = 50;
 
 type Constraint = Lesson & { check: NonNullable<Lesson['check']> };
 
@@ -39,6 +37,12 @@ export function registerConstraints(services: Services): void {
     try {
       const store = await services.store();
       constraints = store.list({ kinds: ['lesson'] }).filter(isActiveConstraint);
+      // A check saved before checks ran on RE2 (a lookahead, a backreference) matches nothing now: say so.
+      const { validateCheck } = loadStoreModule();
+      for (const c of constraints) {
+        const problem = validateCheck(c.check);
+        if (problem) services.logger.warn(`constraint ${c.id} is not checked: ${problem}`);
+      }
     } catch (e) {
       services.logger.warn(`constraints unavailable: ${formatError(e)}`);
       constraints = [];
@@ -50,12 +54,15 @@ export function registerConstraints(services: Services): void {
     const rel = services.workspaceRelative(doc.uri);
     const applicable = rel ? constraints.filter(c => scopeMatches(c.scope, rel) && scopeMatches([c.check.glob], rel)) : [];
     if (!applicable.length) { collection.delete(doc.uri); return; }
+    // Checks run on RE2 (linear in the text, core/checkPattern.ts), which lives in the store bundle: the
+    // store is loaded by now (the constraints came from it). A document past the scan bound is not checked.
+    const { checkMatches, MAX_SCAN_CHARS } = loadStoreModule();
     const text = doc.getText();
-    if (text.length > MAX_TEXT_CHARS) { collection.delete(doc.uri); return; }
+    if (text.length > MAX_SCAN_CHARS) { collection.delete(doc.uri); return; }
     const diagnostics: vscode.Diagnostic[] = [];
     for (const c of applicable) {
       const message = vscode.l10n.t('Engram constraint: {0} ({1})', oneLine(c.fixApproach || c.errorText), oneLine(c.rootCause || c.errorText));
-      for (const h of checkMatches(c.check, text, MAX_HITS_PER_CONSTRAINT)) {
+      for (const h of checkMatches(c.check, text)) {
         const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)), message, vscode.DiagnosticSeverity.Warning);
         d.source = DIAGNOSTIC_SOURCE;
         d.code = { value: c.id, target: vscode.Uri.parse(`command:engram.openMemory?${encodeURIComponent(JSON.stringify([c.id]))}`) };

@@ -4,11 +4,12 @@
 import { createHash } from 'crypto';
 import * as vscode from 'vscode';
 import { extractPatterns, patternLesson } from '../core/patterns';
-import { evaluatePromotion, LADDER, planManualDemotion, planManualPromotion, validateCheck } from '../core/trust';
+import { evaluatePromotion, LADDER, planManualDemotion, planManualPromotion } from '../core/trust';
 import { memoryTitle, type Episode, type Lesson, type Maturity, type Memory } from '../core/types';
 import { formatError } from './errors';
 import type { Services } from './services';
 import { createStaleChecker, registerStaleGuard } from './staleGuard';
+import { loadStoreModule } from './storeLoader';
 import { registerTeamSync, shareWithTeam } from './team';
 
 const CLEANUP_EVERY_MS = 6 * 60 * 60 * 1000;
@@ -100,7 +101,7 @@ async function makeConstraint(services: Services, arg: unknown, checkArg?: unkno
   let check: Lesson['check'];
   const given = checkArg && typeof checkArg === 'object' ? checkArg as CheckArgs : undefined;
   if (given) {
-    const problem = validateCheck(given);
+    const problem = loadStoreModule().validateCheck(given);
     if (problem) { void vscode.window.showErrorMessage(vscode.l10n.t('Invalid constraint check: {0}', problem)); return; }
     check = { glob: String(given.glob), pattern: String(given.pattern), ...(given.flags ? { flags: String(given.flags) } : {}) };
   } else {
@@ -115,7 +116,7 @@ async function makeConstraint(services: Services, arg: unknown, checkArg?: unkno
       title: vscode.l10n.t('Constraint: what to flag'),
       prompt: vscode.l10n.t('Regular expression over the file text; each match gets a warning'),
       value: m.check?.pattern ?? '',
-      validateInput: v => { const p = validateCheck({ glob, pattern: v }); return p ? vscode.l10n.t('Invalid: {0}', p) : undefined; },
+      validateInput: v => { const p = loadStoreModule().validateCheck({ glob, pattern: v }); return p ? vscode.l10n.t('Invalid: {0}', p) : undefined; },
     });
     if (pattern === undefined) return;
     check = { glob: glob.trim(), pattern };

@@ -4,16 +4,13 @@
 // workspace: the file comes from whoever wrote the repository.
 import * as os from 'os';
 import * as vscode from 'vscode';
-import { toExportLine } from '../core/importFormat';
-import { mergeTeamLines, toTeamLine } from '../core/team';
 import type { Memory } from '../core/types';
 import { onConfigChange } from './config';
 import { formatError } from './errors';
 import type { Services } from './services';
+import { loadStoreModule } from './storeLoader';
 
 const RELOAD_DEBOUNCE_MS = 500;
-/** Fields whose change in the team file is carried into an already loaded team memory. */
-const CONTENT_FIELDS = ['errorText', 'rootCause', 'fixApproach', 'content', 'instruction', 'summary', 'scope', 'tags', 'check', 'topic', 'type', 'key'] as const;
 
 export function teamFileUri(services: Services): vscode.Uri | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -32,6 +29,10 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 export async function shareWithTeam(services: Services, m: Memory): Promise<vscode.Uri> {
   const uri = teamFileUri(services);
   if (!uri) throw new Error(vscode.l10n.t('Open a folder and set engram.team.file to a workspace-relative path to share memories.'));
+  // The team format (core/team.ts, core/importFormat.ts) lives in the store bundle with the check engine.
+  const { toTeamLine, MAX_TEAM_FILE_BYTES, teamFileTooLarge } = loadStoreModule();
+  const size = await vscode.workspace.fs.stat(uri).then(st => st.size, () => 0);
+  if (size > MAX_TEAM_FILE_BYTES) throw new Error(teamFileTooLarge(size));
   const line = toTeamLine(m, {
     userName: safe(() => os.userInfo().username),
     hostName: safe(() => os.hostname()),
@@ -57,11 +58,6 @@ function lineId(line: string): string | undefined {
 
 export interface TeamLoadReport { added: number; updated: number; removed: number; restored: number; errors: { line: number; error: string }[] }
 
-function contentOf(m: Memory): string {
-  const o = m as unknown as Record<string, unknown>;
-  return JSON.stringify(CONTENT_FIELDS.map(k => o[k] ?? null));
-}
-
 /**
  * Brings the store's team memories in line with the team file: new lines are added, changed content is
  * updated, lines that disappeared are quarantined (reversible, unlike forgetting) and come back if the
@@ -72,9 +68,14 @@ export async function loadTeamFile(services: Services): Promise<TeamLoadReport |
   if (!vscode.workspace.isTrusted) return undefined;
   const uri = teamFileUri(services);
   if (!uri) return undefined;
-  const text = await readText(uri);
   const store = await services.store();
-  const parsed = text === undefined ? { memories: [], errors: [] } : mergeTeamLines(text);
+  const { mergeTeamLinesAsync, teamEdit, toExportLine, MAX_TEAM_FILE_BYTES, teamFileTooLarge } = loadStoreModule();
+  // Bounded before it is read: the file is whatever the repository holds.
+  const size = await vscode.workspace.fs.stat(uri).then(st => st.size, () => undefined);
+  if (size !== undefined && size > MAX_TEAM_FILE_BYTES) throw new Error(teamFileTooLarge(size));
+  const text = size === undefined ? undefined : await readText(uri);
+  // Parsed in turns: the editor stays responsive while a large file is read.
+  const parsed = text === undefined ? { memories: [], errors: [] } : await mergeTeamLinesAsync(text);
   report.errors = parsed.errors;
   const inFile = new Set(parsed.memories.map(m => m.id));
   const fresh: string[] = [];
@@ -83,17 +84,16 @@ export async function loadTeamFile(services: Services): Promise<TeamLoadReport |
     if (!cur) { fresh.push(toExportLine(m)); continue; }
     if (cur.owner.scope !== 'team') continue; // an id clash with a local memory: the local one wins
     if (cur.quarantined?.reason === REMOVED_REASON) { await store.restore(m.id); report.restored++; }
-    if (contentOf(cur) !== contentOf(m)) {
-      const patch: Record<string, unknown> = {};
-      const src = m as unknown as Record<string, unknown>;
-      for (const k of CONTENT_FIELDS) if (k in src || k in cur) patch[k] = src[k] ?? null;
-      await store.update(m.id, patch, 'changed in the team file');
+    // New text drops to the team cap and carries its own injection flags (core/team.ts teamEdit).
+    const edit = teamEdit(cur, m);
+    if (edit) {
+      await store.update(m.id, edit.patch, 'changed in the team file', { demoteTo: edit.demoteTo });
       report.updated++;
     }
   }
   if (fresh.length) {
-    // Lines are already capped and scanned by mergeTeamLines; "trusted" here keeps those caps as they are.
-    const r = await store.importLines(fresh, { trusted: true, owner: { scope: 'team' } });
+    // Not a trusted backup: the store re-applies the team cap to every line (ImportOptions.team).
+    const r = await store.importLines(fresh, { team: true, owner: { scope: 'team' } });
     report.added += r.imported;
     for (const e of r.errors) if (!/duplicate id/.test(e.error)) report.errors.push(e);
   }
@@ -126,7 +126,10 @@ export function registerTeamSync(services: Services): void {
         if (r.errors.length) {
           void vscode.window.showWarningMessage(vscode.l10n.t('Engram skipped {0} bad line(s) in the team file; see the Engram log.', r.errors.length));
         }
-      }, e => services.logger.warn(`team file not loaded: ${formatError(e)}`));
+      }, e => {
+        services.logger.warn(`team file not loaded: ${formatError(e)}`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('Engram did not load the team file: {0}', formatError(e)));
+      });
     }, RELOAD_DEBOUNCE_MS);
   };
 

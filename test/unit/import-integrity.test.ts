@@ -89,7 +89,7 @@ describe('import integrity (ids, trust, error reports)', function () {
     }
     // The reason is ours (position at most, as Node's message allows), whatever the engine says.
     for (const e of report.errors.slice(0, 3)) assert.match(e.error, /^not valid JSON(?: \((?:at character \d+|the line ends too early)\))?$/);
-    assert.match(report.errors[3].error, /^"check\.pattern" is not a valid regular expression: Unterminated group$/);
+    assert.match(report.errors[3].error, /^"check" is not usable: invalid regular expression: Unterminated group$/);
     assert.strictEqual(report.errors[4].error, '"createdAt" is not a date');
   });
 });

@@ -4,8 +4,9 @@ import type { Lesson, MemoryEvent } from '../../src/core/types';
 import {
   PRIOR, RULE_MIN_LOWER_BOUND, PATTERN_MIN_EVIDENCE, REVALIDATION_MIN_GAP_MS,
   mean, lowerBound, update, effectiveConfidence, evaluatePromotion, evaluateDemotion, isDuplicateLesson,
-  planManualPromotion, planManualDemotion, validateCheck, workspaceEvidence, checkMatches,
+  planManualPromotion, planManualDemotion, workspaceEvidence,
 } from '../../src/core/trust';
+import { checkMatches, validateCheck } from '../../src/core/checkPattern';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 5);
