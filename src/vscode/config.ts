@@ -33,9 +33,11 @@ function strArr(v: unknown, fallback: string[]): string[] {
 
 /** Settings parsed into types at the edge, so a hand-edited settings.json never reaches core as garbage. */
 export function readConfig(scope?: vscode.ConfigurationScope | null): EngramConfig {
-  // Resource-scoped settings (exclude) read without a resource log a warning per call; default to the
-  // first folder, which is what a single-root workspace means anyway.
-  const c = vscode.workspace.getConfiguration('engram', scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
+  // Window- and machine-scoped settings are read without a resource (with one, the host logs "Accessing a
+  // window scoped configuration for a resource" for each); the one resource-scoped setting (exclude) is
+  // read for the given resource, else the first folder, which is what a single-root workspace means.
+  const c = vscode.workspace.getConfiguration('engram');
+  const r = vscode.workspace.getConfiguration('engram', scope ?? vscode.workspace.workspaceFolders?.[0]?.uri ?? null);
   return {
     capture: {
       enabled: bool(c.get('capture.enabled'), true),
@@ -44,7 +46,7 @@ export function readConfig(scope?: vscode.ConfigurationScope | null): EngramConf
       editors: bool(c.get('capture.editors'), true),
       noiseThresholdMs: num(c.get('capture.noiseThresholdMs'), 4000, 0, 600_000),
       idleGapMinutes: num(c.get('capture.idleGapMinutes'), 30, 1, 1440),
-      exclude: strArr(c.get('capture.exclude'), DEFAULT_EXCLUDE),
+      exclude: strArr(r.get('capture.exclude'), DEFAULT_EXCLUDE),
       maxTerminalOutputBytes: num(c.get('capture.maxTerminalOutputBytes'), 1_048_576, 4096, 64 * 1_048_576),
     },
     updateMode: c.get('updateMode') === 'hotPath' ? 'hotPath' : 'background',

@@ -30,12 +30,18 @@ export function registerSidebar(services: Services): void {
       if (typeof id !== 'string' || !id) return memories.reveal(undefined, 'recent');
       return memories.reveal(id);
     }),
-    vscode.commands.registerCommand(TEST_STATE_COMMAND, (): { memories: ViewHostState; insights: ViewHostState } => ({
-      memories: memories.testState(), insights: insights.testState(),
-    })),
-    vscode.commands.registerCommand(TEST_RECEIVE_COMMAND, (view: unknown, raw: unknown) => {
-      (view === 'insights' ? insights : memories).receive(raw);
-    }),
   );
+  // The tests' back door into the webviews exists only when the extension runs under test or from source,
+  // never in an installed extension.
+  if (services.context.extensionMode !== vscode.ExtensionMode.Production) {
+    services.context.subscriptions.push(
+      vscode.commands.registerCommand(TEST_STATE_COMMAND, (): { memories: ViewHostState; insights: ViewHostState } => ({
+        memories: memories.testState(), insights: insights.testState(),
+      })),
+      vscode.commands.registerCommand(TEST_RECEIVE_COMMAND, (view: unknown, raw: unknown) => {
+        (view === 'insights' ? insights : memories).receive(raw);
+      }),
+    );
+  }
   services.reveal = (id?: string, section?: RevealSection, query?: string) => memories.reveal(id, section, query);
 }
