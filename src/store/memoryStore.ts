@@ -26,7 +26,7 @@ import type {
 } from '../core/types';
 import { nullLogger } from '../core/types';
 import type { Embedder } from './embedder';
-import { EventLog } from './eventLog';
+import { EVENTS_FILE, EventLog } from './eventLog';
 import { writeFileAtomicSync } from './atomicFile';
 import { readFileNoFollowSync } from './privateFiles';
 import { HashEmbedder } from './hashEmbedder';
@@ -627,7 +627,7 @@ export class MemoryStore {
     const maxEvents = this.opts.compactLogEvents ?? AUTO_COMPACT_EVENTS;
     if (this.logEvents === undefined) {
       if (bytes <= maxEvents * MIN_EVENT_BYTES) return false;
-      this.logEvents = countLines(path.join(this.dir, 'events.jsonl')) - 1; // minus the header
+      this.logEvents = countLines(path.join(this.dir, EVENTS_FILE)) - 1; // minus the header
     }
     return this.logEvents > maxEvents;
   }
@@ -875,7 +875,7 @@ function vectorItem(m: Memory): IndexItemInput {
 /** Identity + size + mtime of the current log: changes whenever anyone appends or compacts. */
 function logStamp(dir: string): string {
   try {
-    const st = fs.statSync(path.join(dir, 'events.jsonl'));
+    const st = fs.statSync(path.join(dir, EVENTS_FILE));
     return `${st.ino}:${st.size}:${st.mtimeMs}`;
   } catch {
     return 'none';
@@ -913,7 +913,7 @@ function countLines(file: string): number {
 
 /** Size of the current event log (0 when missing). */
 function logBytes(dir: string): number {
-  try { return fs.statSync(path.join(dir, 'events.jsonl')).size; } catch { return 0; }
+  try { return fs.statSync(path.join(dir, EVENTS_FILE)).size; } catch { return 0; }
 }
 
 function sameScope(a: string[], b: string[]): boolean {
