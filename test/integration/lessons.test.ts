@@ -11,31 +11,10 @@ import { episodeMaterial, episodeMemories } from '../../src/core/capture/episode
 import type { TraceEvent } from '../../src/core/capture/trace';
 import type { Lesson } from '../../src/core/types';
 import type { EngramApi } from '../../src/vscode/api';
+import { engram, waitFor, workspaceRoot } from './surfaceHelpers';
 
 const NOISE_THRESHOLD_MS = 6000;
-
-async function api(): Promise<EngramApi> {
-  const ext = vscode.extensions.getExtension<EngramApi>('engram-dev.engram');
-  assert.ok(ext, 'engram-dev.engram is not installed');
-  return ext.activate();
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  const started = Date.now();
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) { console.log(`[lessons] ${what}: ${Date.now() - started} ms`); return v as T; }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 100));
-  }
-}
-
-function root(): string {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(f, 'no workspace folder open');
-  return f.uri.fsPath;
-}
+const root = () => workspaceRoot().fsPath;
 
 const errorsOf = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter(d => d.severity === vscode.DiagnosticSeverity.Error);
 const codeOf = (d: vscode.Diagnostic) => String((typeof d.code === 'object' ? d.code.value : d.code) ?? '');
@@ -52,7 +31,7 @@ suite('Lessons say what fixed it', function () {
   let a: EngramApi;
 
   suiteSetup(async () => {
-    a = await api();
+    a = await engram();
     assert.ok(a.services.capture, 'capture did not register');
     await vscode.workspace.getConfiguration('engram').update('capture.noiseThresholdMs', NOISE_THRESHOLD_MS, vscode.ConfigurationTarget.Workspace);
     await waitFor('the threshold setting', () => a.services.config().capture.noiseThresholdMs === NOISE_THRESHOLD_MS);
