@@ -20,6 +20,7 @@ export function mcpDefinition(services: Services): vscode.McpStdioServerDefiniti
 }
 
 export function registerMcp(services: Services): void {
+  services.context.subscriptions.push(vscode.commands.registerCommand('engram.connectAgent', () => connectAgentCommand(services)));
   // Hosts without the MCP API (older VS Code, other editors) simply do not get the provider.
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider !== 'function' || typeof vscode.McpStdioServerDefinition !== 'function') return;
   const changed = new vscode.EventEmitter<void>();
@@ -31,4 +32,38 @@ export function registerMcp(services: Services): void {
     }),
     vscode.workspace.onDidChangeConfiguration(e => { if (e.affectsConfiguration('engram.mcp.inVsCode')) changed.fire(); }),
   );
+}
+
+/**
+ * Engram: Connect an Agent… — writes the chosen client's project-level MCP file (the same code as
+ * `engram connect`), shows what changed and offers to open the file. Claude Code's capture hooks are
+ * added only when the user says yes to them.
+ */
+export async function connectAgentCommand(services: Services): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) { void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder first: agents are connected per project.')); return; }
+  const { CLIENTS, connect, connectHooks } = await import('../mcp/connect');
+  const labels: Record<string, string> = { 'claude-code': 'Claude Code', cursor: 'Cursor', vscode: vscode.l10n.t('VS Code (.vscode/mcp.json)') };
+  const pick = await vscode.window.showQuickPick(CLIENTS.map(c => ({ label: labels[c] ?? c, client: c })), { title: vscode.l10n.t('Connect which agent to Engram\'s memory?') });
+  if (!pick) return;
+  const cli = path.join(services.context.extensionUri.fsPath, 'dist', 'cli.js');
+  try {
+    const r = connect(pick.client, folder, cli);
+    const lines = [vscode.l10n.t('{0}: {1} {2}', pick.label, r.change, path.relative(folder, r.file))];
+    if (pick.client === 'claude-code') {
+      const yes = vscode.l10n.t('Yes, capture its sessions');
+      const answer = await vscode.window.showQuickPick([{ label: yes }, { label: vscode.l10n.t('No, memory tools only') }], {
+        title: vscode.l10n.t('Also add Claude Code hooks that turn its failing commands and fixes into episodes (.claude/settings.json)?'),
+      });
+      if (answer?.label === yes) {
+        const h = connectHooks(folder, cli);
+        lines.push(vscode.l10n.t('hooks: {0} {1}', h.change, path.relative(folder, h.file)));
+      }
+    }
+    services.logger.info(`connect: ${lines.join('; ')}`);
+    const open = vscode.l10n.t('Open File');
+    if (await vscode.window.showInformationMessage(lines.join(' · '), open) === open) await vscode.window.showTextDocument(vscode.Uri.file(r.file));
+  } catch (e) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Engram could not connect {0}: {1}', pick.label, e instanceof Error ? e.message : String(e)));
+  }
 }
