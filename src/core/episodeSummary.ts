@@ -198,5 +198,6 @@ export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string): L
     ...(ev.commands.length ? { commands: ev.commands } : {}),
     ...(ev.fixKey ? { fixKey: ev.fixKey } : {}),
     ...(unexplained ? { unexplained: true } : {}),
+    ...(t.variants?.length ? { variantSignatures: t.variants.map(v => v.key) } : {}),
   };
 }

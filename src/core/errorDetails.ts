@@ -38,6 +38,8 @@ const PATTERNS: { re: RegExp; kind: DetailKind; noun: string; join?: boolean }[]
   { re: /^_{3,} (\S{1,200}) _{3,}$/, kind: 'test', noun: 'test' },
   // javac "symbol: variable count", rustc/gcc name the missing item in quotes elsewhere.
   { re: /^\s*symbol:\s+((?:class|variable|method|interface) \S{1,200})/, kind: 'symbol', noun: 'symbol' },
+  // Python: which name an import could not find ("cannot import name 'kebab' from 'helpers'").
+  { re: /cannot import name '([^'\n]{1,200})' from '([^'\n]{1,200})'/, kind: 'symbol', noun: 'name', join: true },
 ];
 
 /** The details of the errors in raw output (first occurrences, bounded). */

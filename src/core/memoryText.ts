@@ -44,6 +44,13 @@ export function memorySignature(m: Memory): string | undefined {
   return undefined;
 }
 
+/** Every key a memory is found by: its signature, and for a lesson the errors its episode met on the way. */
+export function memorySignatures(m: Memory): string[] {
+  const main = memorySignature(m);
+  const more = m.kind === 'lesson' ? m.variantSignatures ?? [] : [];
+  return [...new Set([...(main ? [main] : []), ...more])];
+}
+
 /** The readable part of a key like "tsc:TS2322:type <str> is not assignable…": placeholders dropped. */
 function signatureText(key: string | undefined): string | undefined {
   if (!key) return undefined;

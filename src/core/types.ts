@@ -123,6 +123,8 @@ export interface Lesson extends MemoryBase {
   fixKey?: string;
   /** The error cleared with nothing observed that explains it: low importance, never merged or promoted. */
   unexplained?: boolean;
+  /** Signature keys of the other errors the episode met on the way (ModuleNotFoundError → ImportError). */
+  variantSignatures?: string[];
   /** A general rule for next time and when it does not apply (written by a model or an agent). */
   rule?: string;
   notWhen?: string;

@@ -12,7 +12,7 @@ import { parseImportLine, toExportLine, type ImportOptions } from '../core/impor
 import { Bm25Index } from '../core/lexical';
 import { LessonDedup } from '../core/lessonDedup';
 import { findSecrets, maskRecord, maskSecrets } from '../core/mask';
-import { memorySignature, memoryText } from '../core/memoryText';
+import { memorySignatures, memoryText } from '../core/memoryText';
 import { detectMemoryInjection } from '../core/poison';
 import { scopeProblem } from '../core/scopeCheck';
 import { sanitizeRecord } from '../core/text';
@@ -116,7 +116,8 @@ export class MemoryStore {
   private readonly lexical = new Bm25Index();
   private readonly bySignature = new Map<string, Set<string>>();
   /** id → key it is filed under, so a forgotten memory (gone from state) can be unfiled. */
-  private readonly sigOf = new Map<string, string>();
+  /** Memory id → the signature keys it is filed under (its own, and the errors its episode met on the way). */
+  private readonly sigOf = new Map<string, string[]>();
   private readonly listeners = new Set<(ids: string[]) => void>();
   private readonly engine: RecallEngine;
   private readonly logger: Logger;
@@ -831,27 +832,29 @@ export class MemoryStore {
 
   private index(m: Memory): void {
     this.lexical.add(m.id, memoryText(m));
+    const keys = memorySignatures(m);
     const old = this.sigOf.get(m.id);
-    const key = memorySignature(m);
-    if (old && old !== key) this.unfile(m.id, old);
-    if (key) {
+    if (old && old.join('\n') === keys.join('\n')) return;
+    if (old) this.unfile(m.id);
+    for (const key of keys) {
       let set = this.bySignature.get(key);
       if (!set) { set = new Set(); this.bySignature.set(key, set); }
       set.add(m.id);
-      this.sigOf.set(m.id, key);
     }
+    if (keys.length) this.sigOf.set(m.id, keys);
   }
 
   private unindex(id: string): void {
     this.lexical.remove(id);
-    const key = this.sigOf.get(id);
-    if (key) this.unfile(id, key);
+    this.unfile(id);
   }
 
-  private unfile(id: string, key: string): void {
-    const set = this.bySignature.get(key);
-    set?.delete(id);
-    if (set && !set.size) this.bySignature.delete(key);
+  private unfile(id: string): void {
+    for (const key of this.sigOf.get(id) ?? []) {
+      const set = this.bySignature.get(key);
+      set?.delete(id);
+      if (set && !set.size) this.bySignature.delete(key);
+    }
     this.sigOf.delete(id);
   }
 
