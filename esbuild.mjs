@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyCodicons } from './scripts/copy-codicons.mjs';
+import { layering } from './scripts/layering.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -35,7 +36,7 @@ const node = {
   // transformers.js loads native onnxruntime at run time; it stays a real dependency, loaded only by
   // the embedding worker.
   external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
-  plugins: watch ? [problemMatcher] : [],
+  plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
 };
 
 function walk(dir, out = []) {
@@ -54,7 +55,7 @@ const configs = [
   { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts' }, outdir: 'dist' },
   {
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
-    logLevel: 'warning', entryPoints: { webview: 'media/src/main.ts' }, outdir: 'dist', plugins: watch ? [problemMatcher] : [],
+    logLevel: 'warning', entryPoints: { webview: 'media/src/main.ts' }, outdir: 'dist', plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
   },
 ];
 

@@ -1,0 +1,40 @@
+// The layering every bundle enforces (esbuild.mjs): src/core is pure TypeScript (no vscode, no Node
+// built-ins, nothing from the layers above it); src/store is Node-only (no vscode, nothing from
+// src/vscode); the webview (media/src) runs in a browser (no vscode, no Node). A violating import fails
+// the build with the rule it broke, so the layering is checked on every build, not only by review.
+import { isBuiltin } from 'node:module';
+import { dirname, relative, resolve, sep } from 'node:path';
+
+const RULES = [
+  { layer: 'src/core/', vscode: true, node: true, above: ['src/store/', 'src/vscode/', 'src/mcp/', 'src/cli', 'src/extension'], why: 'src/core is pure TypeScript' },
+  { layer: 'src/store/', vscode: true, node: false, above: ['src/vscode/', 'src/extension'], why: 'src/store is Node-only' },
+  // The sidebar protocol is the one host file the webview shares (message types, vscode-free by this rule).
+  { layer: 'media/src/', vscode: true, node: true, above: ['src/store/', 'src/vscode/'], allow: ['src/vscode/sidebar/protocol'], why: 'the webview runs in a browser' },
+  { layer: 'src/vscode/sidebar/protocol', vscode: true, node: true, above: ['src/store/'], why: 'the sidebar protocol is shared with the webview' },
+];
+
+/** The esbuild plugin; `root` is the repository folder the layer paths are relative to. */
+export function layering(root) {
+  const rel = p => relative(root, p).split(sep).join('/');
+  return {
+    name: 'layering',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, args => {
+        if (!args.importer || args.kind === 'entry-point') return undefined;
+        const from = rel(args.importer);
+        const rule = RULES.find(r => from.startsWith(r.layer));
+        if (!rule) return undefined;
+        const spec = args.path;
+        let problem;
+        if (rule.vscode && spec === 'vscode') problem = `imports 'vscode'`;
+        else if (rule.node && isBuiltin(spec)) problem = `imports the Node built-in '${spec}'`;
+        else if (spec.startsWith('.')) {
+          const target = rel(resolve(dirname(args.importer), spec));
+          const above = rule.above.find(a => target.startsWith(a)) && !(rule.allow ?? []).some(a => target.startsWith(a)) ? rule.above.find(a => target.startsWith(a)) : undefined;
+          if (above) problem = `imports ${target} (${above.replace(/\/$/, '')} is a layer above it)`;
+        }
+        return problem ? { errors: [{ text: `layering: ${from} ${problem}; ${rule.why}` }] } : undefined;
+      });
+    },
+  };
+}
