@@ -470,7 +470,10 @@ export class EventLog {
         return;
       }
     }
-    if (st.ino === this.ino && st.size >= this.offset) {
+    // The same file is the same inode AND the same generation: after two compactions in a row the new
+    // log can get the inode number our deleted one had (file systems reuse them at once), and reading it
+    // from our old offset would skip everything before that offset without a word.
+    if (st.ino === this.ino && st.size >= this.offset && this.sameGeneration(file)) {
       if (st.size === this.offset) return;
       this.readTail(file, EVENTS_FILE, this.offset);
       return;
@@ -481,7 +484,7 @@ export class EventLog {
     let prevSt: fs.Stats | undefined;
     try { prevSt = fs.statSync(prevFile); } catch { /* none */ }
     const cur = readLog(file, EVENTS_FILE);
-    if (prevSt && prevSt.ino === this.ino && this.ino !== 0 && cur.generation === this.gen + 1) {
+    if (prevSt && prevSt.ino === this.ino && this.ino !== 0 && cur.generation === this.gen + 1 && this.sameGeneration(prevFile)) {
       this.readTail(prevFile, EVENTS_PREV_FILE, this.offset);
       this.pending.push(...cur.events);
       this.pendingWarnings.push(...cur.warnings);
@@ -494,6 +497,12 @@ export class EventLog {
     this.pending = all.events;
     this.pendingWarnings.push(...all.warnings);
     this.pendingReset = true;
+  }
+
+  /** The log file carries our generation in its header (a headerless legacy log is judged by inode alone). */
+  private sameGeneration(file: string): boolean {
+    const g = peekGeneration(file);
+    return g === undefined || g === this.gen;
   }
 
   private readTail(file: string, name: string, from: number): void {

@@ -230,6 +230,27 @@ describe('EventLog', () => {
     assert.deepStrictEqual(s.all().map(m => m.id).sort(), ['x1', 'x2', 'x3', 'y1']);
   });
 
+  it('a new log that got the inode number of the one the follower was reading is not mistaken for it', async () => {
+    // File systems reuse inode numbers at once: after two compactions the current log can carry the number
+    // of the follower's deleted file. The follower must see a different generation and rebuild, not read
+    // the new file from its old offset (which silently skipped everything before that offset).
+    const dir = tmpDir('inode');
+    const w = await load(dir);
+    const r = await load(dir);
+    for (let i = 0; i < 20; i++) { await w.log.append([rec(`p${i}`)]); w.state.apply(rec(`p${i}`)); }
+    assert.strictEqual((await r.log.readNew()).events.length, 20);
+    await w.log.compact(w.state);
+    await w.log.compact(w.state);
+    for (let i = 0; i < 30; i++) { await w.log.append([rec(`q${i}`)]); w.state.apply(rec(`q${i}`)); }
+    // What the file system may do: the new events.jsonl has the number the follower remembers.
+    (r.log as unknown as { ino: number }).ino = fs.statSync(path.join(dir, EVENTS_FILE)).ino;
+    const n = await r.log.readNew();
+    assert.strictEqual(n.reset, true, 'the follower did not notice it was reading another file');
+    const s = new MemoryState();
+    s.applyAll(n.events);
+    assert.strictEqual(s.size, 50);
+  });
+
   it('two processes that both opened an empty folder see each other without a reset', async () => {
     const dir = tmpDir('empty2');
     const a = await load(dir);
