@@ -138,11 +138,12 @@ function tagsOf(t: TrackedEpisode): string[] {
   return [...new Set(tags)];
 }
 
-export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string): Episode {
+/** `lesson`: the material's lessonTemplate when the caller has it already (it is worked out once). */
+export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string, lesson?: LessonText): Episode {
   const t = m.tracked;
   const outcome: Outcome = t.outcome ?? 'abandoned';
   const endedAt = t.endedAt ?? m.now;
-  const text = outcome === 'success' || outcome === 'failure' || outcome === 'partial' ? lessonTemplate(m) : undefined;
+  const text = outcome === 'success' || outcome === 'failure' || outcome === 'partial' ? lesson ?? lessonTemplate(m) : undefined;
   const lessons = text ? [text.fixApproach] : [];
   const ep: Episode = {
     id, kind: 'episode', owner: m.owner, createdAt: m.now, updatedAt: m.now, accessCount: 0,
@@ -175,10 +176,10 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string): 
 }
 
 /** A lesson for success/failure/partial episodes with a signature; abandoned episodes teach nothing. */
-export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string): Lesson | undefined {
+export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string, lesson?: LessonText): Lesson | undefined {
   const t = m.tracked;
   if (!t.error || !t.outcome || t.outcome === 'abandoned') return undefined;
-  const { rootCause, fixApproach, evidence: ev } = lessonTemplate(m);
+  const { rootCause, fixApproach, evidence: ev } = lesson ?? lessonTemplate(m);
   const unexplained = t.outcome === 'success' && !ev.explained;
   return {
     id, kind: 'lesson', owner: m.owner, createdAt: m.now, updatedAt: m.now, accessCount: 0,

@@ -1,7 +1,7 @@
 // An ended episode → the Episode and Lesson memories, masked. One function for live capture (the
 // Finalizer, after it has read the files' end texts) and for replay, so both write the same lessons.
 import type { TrackedEpisode } from '../episodeTracker';
-import { buildEpisode, buildLesson, type EpisodeMaterial } from '../episodeSummary';
+import { buildEpisode, buildLesson, lessonTemplate, type EpisodeMaterial, type LessonText } from '../episodeSummary';
 import { maskDeep } from '../mask';
 import { narrowestGlobs } from '../scope';
 import { globProblem } from '../scopeCheck';
@@ -44,10 +44,12 @@ export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): Epi
 }
 
 /** The memories of a masked material; `summary` (a model's, already masked) replaces the template's. */
-export function episodeMemories(masked: EpisodeMaterial, ids: { episode: string; lesson: string }, summary?: string): { episode: Episode; lesson?: Lesson } {
-  const episode = maskDeep(buildEpisode(masked, ids.episode, summary));
-  const lesson = buildLesson(masked, episode, ids.lesson);
-  return { episode, lesson: lesson ? maskDeep(lesson) : undefined };
+export function episodeMemories(masked: EpisodeMaterial, ids: { episode: string; lesson: string }, summary?: string): { episode: Episode; lesson?: Lesson; text: LessonText } {
+  // Worked out once: the episode's lessonsLearned, the lesson and the model's evidence all use it.
+  const text = lessonTemplate(masked);
+  const episode = maskDeep(buildEpisode(masked, ids.episode, summary, text));
+  const lesson = buildLesson(masked, episode, ids.lesson, text);
+  return { episode, lesson: lesson ? maskDeep(lesson) : undefined, text };
 }
 
 /** Language of a file for the episode's domain, as VS Code names it (replay has no editor to ask). */

@@ -2,7 +2,7 @@
 // that matter (at the error's line, in config files, imports) and the commands that plausibly fixed it
 // (installs, generators, config), never the re-run itself. The lesson writer words these; nothing here
 // claims a file that did not change or a command that did not run and succeed.
-import type { TrackedEpisode } from '../episodeTracker';
+import { normaliseCommand, type TrackedEpisode } from '../episodeTracker';
 import type { FileDiff, Hunk } from './diff';
 
 const MAX_CHANGE_CHARS = 1500;
@@ -92,8 +92,9 @@ export function fixCommands(t: TrackedEpisode): string[] {
   for (const s of t.steps) {
     if (!s.action.startsWith('run ') || !/^passed\b/.test(s.result)) continue;
     const line = s.action.slice(4).trim();
-    const norm = commandBody(line).replace(/\s+/g, ' ');
-    if (own && norm === commandBody(own).replace(/\s+/g, ' ')) continue;
+    // The same normalisation the tracker pairs a failure with its re-run by.
+    const norm = normaliseCommand(line);
+    if (own && norm === own) continue;
     if (seen.has(norm) || !isFixCommand(line) || !commandConcerns(t, line)) continue;
     seen.add(norm);
     out.push(line);

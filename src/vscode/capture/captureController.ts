@@ -424,7 +424,8 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       return { episodeId: open.id };
     }
     // …or one with this error that just ended.
-    const last = [...this.recent].reverse().find(r => r.errorKey !== undefined && r.errorKey === signatureOf(errorText)?.key || r.message !== undefined && errorText.includes(r.message));
+    const key = signatureOf(errorText)?.key;
+    const last = [...this.recent].reverse().find(r => (r.errorKey !== undefined && r.errorKey === key) || (r.message !== undefined && errorText.includes(r.message)));
     if (!last || Date.now() - last.endedAt > EXPLAIN_WINDOW_MS) return undefined;
     if (!this.finalizer.explainQueued(last.episodeId, explanation)) {
       const store = await this.services.store();

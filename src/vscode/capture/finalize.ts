@@ -3,7 +3,7 @@
 // masking runs before anything is written. When the disk refuses a write, the job stays queued (nothing
 // is lost) and capture pauses with a clear message until the user resumes.
 import type * as vscode from 'vscode';
-import { lessonTemplate, summaryTemplate } from '../../core/episodeSummary';
+import { summaryTemplate } from '../../core/episodeSummary';
 import { modelEvidence, modelLessonPrompt, parseModelLesson, unsupportedClaims } from '../../core/capture/modelLesson';
 import { episodeMaterial, episodeMemories } from '../../core/capture/episodeMemories';
 import type { TrackedEpisode } from '../../core/episodeTracker';
@@ -169,7 +169,7 @@ export class Finalizer implements vscode.Disposable {
       // The agent that fixed it said why: that is the lesson's text (masked; the evidence stays).
       Object.assign(lesson, maskDeep(job.explanation), { author: 'agent' as const });
     } else if (lesson && !lesson.unexplained && this.deps.useLanguageModel()) {
-      const evidence = modelEvidence(masked, lessonTemplate(masked));
+      const evidence = modelEvidence(masked, memories.text);
       const answer = await this.deps.explain(maskSecrets(modelLessonPrompt(evidence)));
       const parsed = answer ? parseModelLesson(answer) : 'no answer';
       const problems = typeof parsed === 'string' ? [parsed] : unsupportedClaims(parsed, evidence);
