@@ -91,6 +91,7 @@ for (const c of components) {
     return `${rel(f)} ${graph.get(f).get(next) ? '-(type)->' : '->'}`;
   });
   console.log(`cycle (${c.length} files in the component): ${hops.join(' ')} ${rel(start)}`);
+  if (c.length > cycle.length) console.log(`  also in it: ${c.filter(f => !cycle.includes(f)).map(rel).sort().join(', ')}`);
 }
 console.log(components.length ? `${components.length} cycle(s)` : 'no import cycles');
 process.exit(components.length ? 1 : 0);

@@ -31,9 +31,12 @@ export class Lifetime {
     this.shutdownTasks.push({ name, run });
   }
 
-  /** deactivate(): the shutdown tasks (newest first), then the parts (newest first). Idempotent. */
+  /**
+   * deactivate(): the shutdown tasks (newest first), then the parts (newest first). Idempotent; after a
+   * dispose it does nothing (the tasks would write to closed stores).
+   */
   shutdown(): Promise<void> {
-    this.shutdownDone ??= (async () => {
+    this.shutdownDone ??= this.disposed ?? (async () => {
       for (const t of [...this.shutdownTasks].reverse()) {
         try { await t.run(); } catch (e) { this.logger.error(`shutdown (${t.name}): ${formatError(e)}`); }
       }
