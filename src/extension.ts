@@ -1,9 +1,13 @@
-// Activation only builds the services and registers features; every feature owns its disposables.
+// Activation builds the window's context (Services) and then the features, in the order their inputs
+// require: a feature receives what other features provide when it is built, so nothing is filled in
+// later and no feature depends on the order of some other registration. Every part a feature builds is
+// registered with the context, which ends them in reverse order and closes the stores last.
 import * as vscode from 'vscode';
-import type { EngramApi } from './vscode/api';
+import type { EngramApi, EngramTestAccess } from './vscode/api';
 import { createLog } from './vscode/log';
 import { Services } from './vscode/services';
 import { formatError } from './vscode/errors';
+import { DiagnosticRecall } from './vscode/diagnosticRecall';
 import { registerCapture } from './vscode/capture/captureController';
 import { registerStatusBar } from './vscode/statusBar';
 import { registerSidebar } from './vscode/sidebar/register';
@@ -26,40 +30,60 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
   const services = new Services(context, logger, channel);
   context.subscriptions.push(services);
   active = services;
-  const features: [string, (s: Services) => void][] = [
-    ['commands', registerCommands],
-    ['capture', registerCapture],
-    ['status bar', registerStatusBar],
-    ['sidebar', registerSidebar],
-    ['hover', registerHover],
-    ['chat', registerChat],
-    ['tools', registerTools],
-    ['instructions', registerInstructions],
-    ['constraints', registerConstraints],
-    ['relevant status', registerRelevantStatus],
-    ['lifecycle', registerLifecycle],
-    ['mcp', registerMcp],
-  ];
-  for (const [name, register] of features) {
-    // One broken feature must not take the others down; the user sees which one failed.
+
+  /** Builds one feature. A broken feature must not take the others down; the user sees which one failed. */
+  const start = <T>(name: string, build: () => T): T | undefined => {
     try {
-      register(services);
+      return build();
     } catch (e) {
       logger.error(e instanceof Error ? e : String(e));
       void vscode.window.showErrorMessage(vscode.l10n.t('Engram could not start {0}: {1}', name, formatError(e)));
+      return undefined;
     }
-  }
+  };
+  /** A part another feature cannot do without: building that feature fails (and is reported) without it. */
+  const needs = <T>(part: T | undefined, name: string): T => {
+    if (part === undefined) throw new Error(`${name} did not start`);
+    return part;
+  };
+
+  // Providers first, then the features that use them (capture and the sidebar may be missing: their
+  // users say so instead of failing).
+  const capture = start('capture', () => registerCapture(services));
+  const diagnostics = start('diagnostic recall', () => services.register(new DiagnosticRecall(services), 'diagnostic recall'));
+  const reveal = start('sidebar', () => registerSidebar(services, capture));
+  start('commands', () => registerCommands(services, reveal));
+  start('status bar', () => registerStatusBar(services, capture));
+  start('hover', () => registerHover(services, needs(diagnostics, 'diagnostic recall')));
+  start('chat', () => registerChat(services, capture));
+  start('tools', () => registerTools(services, capture));
+  start('instructions', () => registerInstructions(services));
+  start('constraints', () => registerConstraints(services));
+  start('relevant status', () => registerRelevantStatus(services, needs(diagnostics, 'diagnostic recall')));
+  start('lifecycle', () => registerLifecycle(services));
+  start('mcp', () => registerMcp(services));
+
   logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   // `npm start` sets this so a newcomer lands on the demo with the Memories view already showing.
   if (process.env.ENGRAM_DEMO === '1' && context.extensionMode === vscode.ExtensionMode.Development) {
     void vscode.commands.executeCommand('workbench.view.extension.engram');
   }
-  return { services };
+  // The tests' access to the running parts exists only when the extension runs under test or from
+  // source, never in an installed extension.
+  const testing: EngramTestAccess | undefined = context.extensionMode === vscode.ExtensionMode.Production
+    ? undefined
+    : { services, capture, diagnostics, reveal };
+  return {
+    recall: query => services.recall(query),
+    onDidChangeMemories: services.onDidChangeMemories,
+    testing,
+  };
 }
 
 /**
  * VS Code awaits this before it disposes the subscriptions: pending forgets are written, open episodes are
- * saved for the next start and queued episode writes land, and only then do the stores close.
+ * saved for the next start and queued episode writes land, then the features' parts end (newest first)
+ * and only then do the stores close.
  */
 export function deactivate(): Thenable<void> | undefined {
   const s = active;

@@ -3,7 +3,12 @@
 // and each call costs O(errors of the changed file + open episodes). Adapters feed it plain data and act
 // on the effects it returns.
 import type { EpisodeStep, Outcome } from './types';
-import { commandConcerns } from './capture/fixEvidence';
+import { commandConcerns, normaliseCommand } from './capture/commandLines';
+
+// Both live in leaf modules so that fixEvidence and types.ts need not import the tracker; its callers
+// still find them here.
+export { normaliseCommand };
+export { isAutomaticResolution } from './resolution';
 
 export interface ErrorInfo {
   /** Normalised signature key (core/signature.ts). */
@@ -100,25 +105,8 @@ interface FileState {
 /** Commands kept for an episode that opens after they ran (its error appeared before them). */
 const RECENT_COMMANDS = 20;
 
-/**
- * The resolutions the tracker writes itself (how an episode ended, not what fixed it). Surfaces and the
- * pattern pass never present these as a fix.
- */
-const AUTOMATIC_RESOLUTION = /^(?:the error is gone|error gone|file closed|file deleted|idle gap|workspace folders changed|switched to branch .*|ended by the user(?::.*)?|the error changed to:.*|`[^`]*` passed)$/s;
-
-export function isAutomaticResolution(text: string | undefined): boolean {
-  return !text || AUTOMATIC_RESOLUTION.test(text.trim());
-}
-
 /** Exit codes that mean "the user stopped it", not "it failed". */
 const INTERRUPTED = new Set([130, 131, 143]);
-
-/** Same command for pairing a failure with a later success: whitespace, env prefixes and `./` don't matter. */
-export function normaliseCommand(line: string): string {
-  let tokens = line.trim().replace(/[;&\s]+$/, '').split(/\s+/).filter(Boolean);
-  while (tokens.length > 1 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0])) tokens = tokens.slice(1);
-  return tokens.map(t => t.replace(/^\.\//, '')).join(' ');
-}
 
 export class EpisodeTracker {
   private readonly files = new Map<string, FileState>();

@@ -4,7 +4,7 @@
 import { narrowestGlobs } from './scope';
 import { normaliseSignature } from './signature';
 import { PRIOR } from './trust';
-import { isAutomaticResolution } from './episodeTracker';
+import { isAutomaticResolution } from './resolution';
 import type { Episode, Lesson, Owner } from './types';
 
 export interface PatternCandidate {

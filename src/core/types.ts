@@ -1,6 +1,6 @@
 // The memory model shared by every layer. Field names follow the seed schemas in DESIGN.md; keep them.
 // Pure types: nothing here imports Node or VS Code.
-import { isAutomaticResolution } from './episodeTracker';
+import { isAutomaticResolution } from './resolution';
 
 export type MemoryKind = 'lesson' | 'episode' | 'fact' | 'rule';
 export type Maturity = 'observation' | 'pattern' | 'rule' | 'constraint';

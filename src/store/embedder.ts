@@ -1,5 +1,6 @@
 // What the vector index needs from an embedding model. Two implementations: HashEmbedder (no model,
-// always available) and TransformersEmbedder (a real model in a worker thread).
+// always available, in hashEmbedder.ts) and TransformersEmbedder (a real model in a worker thread). This
+// file declares only the interface, so the implementations import it and it imports none of them.
 export interface Embedder {
   /** Stable identity of the vector space: vectors from different ids are never compared. */
   readonly id: string;
@@ -9,5 +10,3 @@ export interface Embedder {
   embed(texts: string[]): Promise<Float32Array[]>;
   dispose(): void | Promise<void>;
 }
-
-export { HashEmbedder } from './hashEmbedder';

@@ -1,33 +1,34 @@
-// What activate() returns: the services, for integration tests and for other extensions.
+// What activate() returns: a small API for other extensions, and, only when the extension does not run
+// as an installed extension (tests, development host), the parts the integration tests drive.
 import type * as vscode from 'vscode';
-import type { Outcome } from '../core/types';
+import type { RecallQuery, RecallResult } from '../core/types';
+import type { CaptureApi } from './capture/captureApi';
+import type { DiagnosticRecall } from './diagnosticRecall';
 import type { Services } from './services';
-import type { OpenEpisodeItem } from './sidebar/protocol';
-
-/** An open episode as the surfaces show it; the sidebar protocol declares it once for host and webview. */
-export type OpenEpisodeView = OpenEpisodeItem;
-
-export interface CaptureApi {
-  readonly paused: boolean;
-  /** Why capture is paused (the user, a full disk, read-only storage), when it is. */
-  readonly pauseReason?: string;
-  /** Why capture cannot see terminals (no shell integration), if so. */
-  readonly terminalLimitation?: string;
-  setPaused(paused: boolean, reason?: string): void;
-  openEpisodes(): OpenEpisodeView[];
-  readonly onDidChange: vscode.Event<void>;
-  /** Ends an open episode as the user says (failure/partial/abandoned/success). */
-  endEpisode(id: string, outcome: Outcome, note?: string): Promise<void>;
-  /** Waits until background finalisation has written everything pending (tests, deactivate). */
-  flush(): Promise<void>;
-  /**
-   * An agent's explanation of the episode it is fixing (engram_remember during or just after it): it
-   * becomes that episode's lesson text instead of a separate memory. Undefined when no episode is open or
-   * ended in the last 10 minutes.
-   */
-  explainEpisode(explanation: { errorText: string; rootCause: string; fixApproach: string }): Promise<{ episodeId: string; lessonId?: string } | undefined>;
-}
+import type { RevealMemory } from './sidebar/register';
 
 export interface EngramApi {
-  services: Services;
+  /**
+   * Memories relevant to a question or an error, with the scope, owners and caps every Engram surface
+   * applies (constraints in scope always included); each result says why it was recalled.
+   */
+  recall(query: RecallQuery): Promise<RecallResult[]>;
+  /** Fires after any memory in this window's stores changes. */
+  readonly onDidChangeMemories: vscode.Event<void>;
+  /**
+   * The running parts, for the integration tests. Present only outside `ExtensionMode.Production`:
+   * an installed extension never exposes its internals.
+   */
+  readonly testing?: EngramTestAccess;
+}
+
+/** What the integration tests reach into (not an API: it changes with the code). */
+export interface EngramTestAccess {
+  readonly services: Services;
+  /** Undefined when capture failed to start. */
+  readonly capture: CaptureApi | undefined;
+  /** Undefined when the hover's recall cache failed to start. */
+  readonly diagnostics: DiagnosticRecall | undefined;
+  /** Undefined when the sidebar failed to start. */
+  readonly reveal: RevealMemory | undefined;
 }

@@ -14,11 +14,13 @@ import { maturityLabel } from './hover';
 import { loadStoreModule } from './storeLoader';
 import { newLesson } from './newMemory';
 import type { Services } from './services';
+import type { RevealMemory } from './sidebar/register';
 
 export interface ConfirmOption { confirm?: boolean }
 export interface RecordLessonArgs { errorText?: string; rootCause?: string; fixApproach?: string; scope?: string[] | string }
 
-export function registerCommands(services: Services): void {
+/** `reveal` is the sidebar's, undefined when the sidebar did not start (memories then open as documents). */
+export function registerCommands(services: Services, reveal: RevealMemory | undefined): void {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
     services.context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -30,8 +32,8 @@ export function registerCommands(services: Services): void {
       }
     }));
   reg('engram.recordLesson', a => recordLesson(services, asRecord(a) as RecordLessonArgs));
-  reg('engram.search', (q, o) => search(services, typeof q === 'string' ? q : undefined, asRecord(o)));
-  reg('engram.recallForCurrentError', o => recallForCurrentError(services, asRecord(o)));
+  reg('engram.search', (q, o) => search(services, reveal, typeof q === 'string' ? q : undefined, asRecord(o)));
+  reg('engram.recallForCurrentError', o => recallForCurrentError(services, reveal, asRecord(o)));
   reg('engram.markHelpful', id => feedback(services, 'prevented', idArg(id)));
   reg('engram.markNotHelpful', id => feedback(services, 'still_failed', idArg(id)));
   reg('engram.forget', (id, o) => forget(services, idArg(id), asRecord(o)));
@@ -74,8 +76,8 @@ async function pickMemory(services: Services, placeholder: string): Promise<stri
 }
 
 /** Shows a memory: in the sidebar when it is there, else as a read-only markdown document. */
-async function showMemory(services: Services, m: Memory): Promise<void> {
-  if (services.reveal) return services.reveal(m.id);
+async function showMemory(reveal: RevealMemory | undefined, m: Memory): Promise<void> {
+  if (reveal) return reveal(m.id);
   const lines = [`# ${memoryTitle(m)}`, '', `- ${describe(m)}`, `- id: ${m.id}`, `- scope: ${m.scope.join(', ') || 'workspace'}`, ''];
   if (m.kind === 'lesson') lines.push(`**Root cause:** ${m.rootCause}`, '', `**Fix:** ${m.fixApproach}`);
   if (m.kind === 'episode') lines.push(m.summary, '', m.resolution ?? '');
@@ -139,7 +141,7 @@ export async function recordLesson(services: Services, args: RecordLessonArgs): 
   return saved.id;
 }
 
-export async function search(services: Services, query: string | undefined, opts: Record<string, unknown>): Promise<RecallResult[] | undefined> {
+export async function search(services: Services, reveal: RevealMemory | undefined, query: string | undefined, opts: Record<string, unknown>): Promise<RecallResult[] | undefined> {
   const file = vscode.window.activeTextEditor ? services.workspaceRelative(vscode.window.activeTextEditor.document.uri) : undefined;
   if (query !== undefined && opts.pick === false) return services.recall({ text: query, file });
   const qp = vscode.window.createQuickPick<MemoryItem>();
@@ -172,11 +174,11 @@ export async function search(services: Services, query: string | undefined, opts
   qp.dispose();
   if (timer) clearTimeout(timer);
   const m = chosen ? results.find(r => r.memory.id === chosen.id)?.memory : undefined;
-  if (m) await showMemory(services, m);
+  if (m) await showMemory(reveal, m);
   return results;
 }
 
-export async function recallForCurrentError(services: Services, opts: Record<string, unknown>): Promise<RecallResult[]> {
+export async function recallForCurrentError(services: Services, reveal: RevealMemory | undefined, opts: Record<string, unknown>): Promise<RecallResult[]> {
   const at = diagnosticAtCursor();
   if (!at) {
     if (opts.pick !== false) void vscode.window.showInformationMessage(vscode.l10n.t('Engram: there is no error at the cursor.'));
@@ -192,7 +194,7 @@ export async function recallForCurrentError(services: Services, opts: Record<str
     title: vscode.l10n.t('Memories for: {0}', at.diagnostic.message.slice(0, 80)), matchOnDetail: true,
   });
   const m = pick ? results.find(r => r.memory.id === pick.id)?.memory : undefined;
-  if (m) await showMemory(services, m);
+  if (m) await showMemory(reveal, m);
   return results;
 }
 

@@ -43,20 +43,8 @@ export function diagnosticSignature(d: vscode.Diagnostic): string {
   return key;
 }
 
-const instances = new WeakMap<Services, DiagnosticRecall>();
-
+/** One per window (activate() builds it), shared by the hover and the relevant-memories status item. */
 export class DiagnosticRecall implements vscode.Disposable {
-  /** One per Services, shared by the hover and the status bar. */
-  static for(services: Services): DiagnosticRecall {
-    let inst = instances.get(services);
-    if (!inst) {
-      inst = new DiagnosticRecall(services);
-      instances.set(services, inst);
-      services.context.subscriptions.push(inst);
-    }
-    return inst;
-  }
-
   private revision = 0;
   private readonly cache = new Map<string, RecallResult[]>();
   private readonly pending = new Map<string, Promise<RecallResult[]>>();
@@ -67,7 +55,7 @@ export class DiagnosticRecall implements vscode.Disposable {
   readonly onDidUpdate = this.updated.event;
   private readonly disposables: vscode.Disposable[] = [this.updated];
 
-  private constructor(private readonly services: Services) {
+  constructor(private readonly services: Services) {
     this.disposables.push(
       vscode.languages.onDidChangeDiagnostics(e => this.schedule(e.uris)),
       services.onDidChangeMemories(() => {

@@ -5,15 +5,15 @@ import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../core/types';
 import { episodeFix } from '../core/types';
 import { confidenceOf, flagReasons } from './chat/prompt';
-import { DiagnosticRecall } from './diagnosticRecall';
+import type { DiagnosticRecall } from './diagnosticRecall';
 import { commandUri, escapeInline, percent } from './markdown';
 import type { Services } from './services';
 
 export const HOVER_COMMANDS = ['engram.markHelpful', 'engram.markNotHelpful', 'engram.openMemory'];
 const MAX_MEMORIES = 3;
 
-export function registerHover(services: Services): void {
-  const recall = DiagnosticRecall.for(services);
+/** `recall` is the window's diagnostic recall cache, shared with the relevant-memories status item. */
+export function registerHover(services: Services, recall: DiagnosticRecall): void {
   const provider: vscode.HoverProvider = {
     async provideHover(doc, pos, token) {
       if (!services.config().hover.enabled) return undefined;

@@ -8,7 +8,7 @@ import { evaluatePromotion, LADDER, planManualDemotion, planManualPromotion } fr
 import { memoryTitle, type Episode, type Lesson, type Maturity, type Memory } from '../core/types';
 import { formatError } from './errors';
 import type { Services } from './services';
-import { createStaleChecker, registerStaleGuard } from './staleGuard';
+import { registerStaleGuard } from './staleGuard';
 import { loadStoreModule } from './storeLoader';
 import { registerTeamSync, shareWithTeam } from './team';
 
@@ -153,7 +153,7 @@ async function restore(services: Services, arg: unknown): Promise<void> {
   await store.restore(m.id);
   // The user has looked at it: this revision is not quarantined again for the same reason.
   const cur = store.get(m.id);
-  if (cur) createStaleChecker(services).exempt(cur);
+  if (cur) services.stale.exempt(cur);
   services.fireChanged();
   void vscode.window.showInformationMessage(vscode.l10n.t('Restored: {0}', memoryTitle(m)));
 }

@@ -1,11 +1,11 @@
 // "$(lightbulb) 3" in the status bar: how many memories are relevant to the errors of the file in the
 // active editor. Hidden when none. Reads the background recall cache, so it costs nothing per keystroke.
 import * as vscode from 'vscode';
-import { DiagnosticRecall } from './diagnosticRecall';
+import type { DiagnosticRecall } from './diagnosticRecall';
 import type { Services } from './services';
 
-export function registerRelevantStatus(services: Services): void {
-  const recall = DiagnosticRecall.for(services);
+/** `recall` is the window's diagnostic recall cache, shared with the hover. */
+export function registerRelevantStatus(services: Services, recall: DiagnosticRecall): void {
   const item = vscode.window.createStatusBarItem('engram.relevant', vscode.StatusBarAlignment.Left, 90);
   item.name = vscode.l10n.t('Engram: relevant memories');
   item.command = 'engram.showPanel';

@@ -1,30 +1,44 @@
-// The one container every feature receives. The store opens lazily on first use; every surface recalls
-// through `recall`, so scope, owners and caps are applied the same way everywhere.
+// The context every feature receives, built whole before any feature (rust-analyzer's `Ctx`): the stores
+// (opened lazily on first use), the change events, the stale checker, and the lifetime that ends the
+// features' parts in reverse order of construction and closes the stores last. Features get what other
+// features provide (capture, the sidebar's reveal) as arguments when activate() builds them, never
+// through this object. Every surface recalls through `recall`, so scope, owners and caps are applied the
+// same way everywhere.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Logger, RecallQuery, RecallResult } from '../core/types';
 import type { Embedder, MemoryStore } from '../store/index';
-import type { CaptureApi } from './api';
 import { readConfig, type EngramConfig } from './config';
 import { formatError } from './errors';
+import { Lifetime } from './lifetime';
+import { createStaleChecker, type StaleChecker } from './staleChecker';
 import { loadStoreModule } from './storeLoader';
 
 export class Services implements vscode.Disposable {
   private storePromise?: Promise<MemoryStore>;
   private personalPromise?: Promise<MemoryStore>;
+  private readonly lifetime: Lifetime;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after any memory changes (any writer in this window). */
   readonly onDidChangeMemories = this.changed.event;
-  /** Set by the capture feature when it registers. */
-  capture?: CaptureApi;
-  /** Set by the sidebar so other features can reveal a memory. */
-  reveal?: (memoryId?: string, section?: 'relevant' | 'episodes' | 'recent' | 'search', query?: string) => Promise<void>;
+  private readonly recalled = new vscode.EventEmitter<RecallQuery>();
+  /** Fires with each query `recall` is asked, before it runs (what the surfaces ask, for tests and traces). */
+  readonly onDidRecall = this.recalled.event;
+  /** One stale checker per window, shared by chat, tools, hover, instructions and the stale guard. */
+  readonly stale: StaleChecker;
 
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly logger: Logger,
     readonly logChannel: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    this.lifetime = new Lifetime(logger);
+    // The core's own parts, first, so they end last: the stores outlive every feature that writes to them.
+    this.lifetime.register({ dispose: () => this.closeStores() }, 'stores');
+    this.lifetime.register(this.changed, 'memory change events');
+    this.lifetime.register(this.recalled, 'recall events');
+    this.stale = createStaleChecker(this);
+  }
 
   config(): EngramConfig { return readConfig(); }
 
@@ -123,6 +137,7 @@ export class Services implements vscode.Disposable {
    * computed ahead of time (the hover cache): only what a person actually sees may earn automatic credit.
    */
   async recall(q: RecallQuery, opts: { noteShown?: boolean } = {}): Promise<RecallResult[]> {
+    this.recalled.fire(q);
     const cfg = this.config();
     const k = q.k ?? cfg.recall.maxResults;
     const owners = q.owners ?? (['workspace', ...(cfg.recall.includeTeam ? ['team' as const] : [])]);
@@ -197,38 +212,31 @@ export class Services implements vscode.Disposable {
     return path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
   }
 
-  private readonly shutdownTasks: { name: string; run: () => Promise<void> }[] = [];
-  private shutdownDone: Promise<void> | undefined;
+  /** Takes a feature's part into the window's lifetime: disposed before everything registered earlier. */
+  register<T extends vscode.Disposable>(part: T, name?: string): T {
+    return this.lifetime.register(part, name);
+  }
 
   /**
-   * Work that must finish before the stores close when the window closes or reloads (pending user
-   * actions, queued episode writes). Runs in reverse order of registration, like disposal.
+   * Work that must finish before the parts are disposed and the stores close when the window closes or
+   * reloads (pending user actions, queued episode writes). Runs in reverse order of registration.
    */
   beforeShutdown(name: string, run: () => Promise<void>): void {
-    this.shutdownTasks.push({ name, run });
+    this.lifetime.beforeShutdown(name, run);
   }
 
-  /** deactivate(): the registered tasks (newest first), then the stores close. Idempotent. */
+  /** deactivate(): the shutdown tasks (newest first), then the parts (newest first), the stores last. Idempotent. */
   shutdown(): Promise<void> {
-    this.shutdownDone ??= (async () => {
-      for (const t of [...this.shutdownTasks].reverse()) {
-        try { await t.run(); } catch (e) { this.logger.error(`shutdown (${t.name}): ${formatError(e)}`); }
-      }
-      await this.dispose();
-    })();
-    return this.shutdownDone;
+    return this.lifetime.shutdown();
   }
 
-  private disposed: Promise<void> | undefined;
-
+  /** Ends every part without the shutdown tasks (VS Code disposing the subscriptions). Idempotent. */
   dispose(): Promise<void> {
-    this.disposed ??= this.disposeOnce();
-    return this.disposed;
+    return this.lifetime.dispose();
   }
 
-  private async disposeOnce(): Promise<void> {
+  private async closeStores(): Promise<void> {
     if (this.accessTimer) clearTimeout(this.accessTimer);
-    this.changed.dispose();
     const stores = [this.storePromise, this.personalPromise].filter(Boolean) as Promise<MemoryStore>[];
     for (const p of stores) { try { await (await p).close(); } catch { /* closing on shutdown */ } }
     // The stores were given the embedder, so they leave its worker to us.

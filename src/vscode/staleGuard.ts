@@ -1,132 +1,18 @@
 // Stale guard in the editor: before a memory is injected (chat, tools, hover, instructions) the files,
 // folders and symbols it names are checked against the workspace; a memory about code that is gone is
 // quarantined with the reason, so it stops being recalled until someone restores it. File deletions
-// re-check the memories that name the deleted path at once.
+// re-check the memories that name the deleted path at once (the check itself is staleChecker.ts).
 import * as vscode from 'vscode';
-import { checkStale, memoriesNaming, StaleCache, type StaleProbe } from '../core/stale';
+import { memoriesNaming } from '../core/stale';
 import type { Memory } from '../core/types';
-import { workspaceRelativePath } from '../core/workspacePath';
 import { formatError } from './errors';
 import type { Services } from './services';
 
-/** File and glob lookups get this much on top of the symbol budget (they are cheap but not free). */
-const FILE_BUDGET_MS = 1000;
-const RESTORED_KEY = 'engram.stale.restored';
 const DELETE_DEBOUNCE_MS = 300;
-
-function folders(): readonly vscode.WorkspaceFolder[] { return vscode.workspace.workspaceFolders ?? []; }
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try { await vscode.workspace.fs.stat(uri); return true; } catch { return false; }
-}
-
-/** The probe over the open workspace (every folder of a multi-root workspace counts). */
-export function workspaceProbe(symbolBudgetMs: number): StaleProbe {
-  const probe: StaleProbe = {
-    async fileExists(rel) {
-      // A memory names the file: only a path inside the workspace is looked at.
-      const safe = workspaceRelativePath(rel);
-      if (safe === undefined) return false;
-      rel = safe;
-      for (const f of folders()) if (await exists(vscode.Uri.joinPath(f.uri, rel))) return true;
-      return false;
-    },
-    async globHasMatch(glob) {
-      const literal = !/[*?[{]/.test(glob);
-      if (literal && await probe.fileExists(glob)) return true;
-      for (const f of folders()) {
-        const pattern = new vscode.RelativePattern(f, literal ? `${glob}/**` : glob);
-        const hits = await vscode.workspace.findFiles(pattern, '**/node_modules/**', 1);
-        if (hits.length) return true;
-      }
-      return false;
-    },
-  };
-  if (symbolBudgetMs > 0) {
-    probe.symbolExists = async name => {
-      const found = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', name);
-      // No answer at all means no provider (or not indexed yet): unknown, never "missing".
-      if (!found?.length) return undefined;
-      return found.some(s => s.name === name || s.name.replace(/\(.*$/, '') === name);
-    };
-  }
-  return probe;
-}
-
-export type StaleChecker = ((m: Memory) => Promise<string | undefined>) & {
-  /** Forgets cached results (all, or those naming `rel`). */
-  invalidate(rel?: string): string[];
-  /** The user restored this memory: do not quarantine this revision of it again. */
-  exempt(m: Memory): void;
-};
-
-const checkers = new WeakMap<Services, StaleChecker>();
-
-/**
- * One checker per window (shared by chat, hover, instructions): cached per memory revision, quarantines
- * what it finds stale, and returns the reason (undefined when fresh or when it could not tell in time).
- */
-export function createStaleChecker(services: Services): StaleChecker {
-  const existing = checkers.get(services);
-  if (existing) return existing;
-  const cache = new StaleCache();
-  const inFlight = new Map<string, Promise<string | undefined>>();
-  const state = services.context.workspaceState;
-  const restored = (): Record<string, number> => state.get<Record<string, number>>(RESTORED_KEY) ?? {};
-
-  const run = async (m: Memory): Promise<string | undefined> => {
-    if (m.quarantined) return m.quarantined.reason;
-    if (restored()[m.id] === m.updatedAt) return undefined;
-    const hit = cache.get(m);
-    if (hit.hit) return hit.reason;
-    const budget = services.config().stale.symbolBudgetMs;
-    let reason: string | undefined;
-    try {
-      reason = await checkStale(m, workspaceProbe(budget), budget + FILE_BUDGET_MS);
-    } catch (e) {
-      services.logger.warn(`stale check of ${m.id} failed: ${formatError(e)}`);
-      return undefined;
-    }
-    cache.set(m, reason);
-    if (reason) {
-      try {
-        const store = await services.store();
-        const cur = store.get(m.id);
-        if (cur && !cur.quarantined) {
-          await store.quarantine(m.id, reason);
-          services.logger.info(`quarantined ${m.id}: ${reason}`);
-          services.fireChanged();
-        }
-      } catch (e) {
-        services.logger.warn(`could not quarantine ${m.id}: ${formatError(e)}`);
-      }
-    }
-    return reason;
-  };
-
-  const checker = ((m: Memory) => {
-    const key = `${m.id}@${m.updatedAt}`;
-    let p = inFlight.get(key);
-    if (!p) {
-      p = run(m).finally(() => inFlight.delete(key));
-      inFlight.set(key, p);
-    }
-    return p;
-  }) as StaleChecker;
-  checker.invalidate = rel => cache.invalidate(rel);
-  checker.exempt = m => {
-    // Bounded: the oldest exemptions go first (a memory edited since is checked again anyway).
-    const next = Object.fromEntries([...Object.entries(restored()).filter(([id]) => id !== m.id), [m.id, m.updatedAt] as const].slice(-1000));
-    void state.update(RESTORED_KEY, next);
-    cache.invalidate();
-  };
-  checkers.set(services, checker);
-  return checker;
-}
 
 /** Re-checks memories naming files as they are deleted (explorer, refactorings, git, other tools). */
 export function registerStaleGuard(services: Services): void {
-  const checker = createStaleChecker(services);
+  const checker = services.stale;
   const pending = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
 

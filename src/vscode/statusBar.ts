@@ -1,7 +1,7 @@
 // One status bar item for capture: open episodes, paused state, and the terminal limitation when shell
 // integration is missing. Clicking opens the Engram panel.
 import * as vscode from 'vscode';
-import type { CaptureApi } from './api';
+import type { CaptureApi } from './capture/captureApi';
 import type { Services } from './services';
 
 export function statusText(capture: Pick<CaptureApi, 'paused' | 'terminalLimitation' | 'openEpisodes'>): string {
@@ -32,12 +32,11 @@ function escape(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!|<>$]/g, c => `\\${c}`);
 }
 
-export function registerStatusBar(services: Services): void {
+export function registerStatusBar(services: Services, capture: CaptureApi | undefined): void {
   const item = vscode.window.createStatusBarItem('engram.capture', vscode.StatusBarAlignment.Left, 50);
   item.name = vscode.l10n.t('Engram capture');
   item.command = 'engram.showPanel';
   services.context.subscriptions.push(item);
-  const capture = services.capture;
   if (!capture) {
     item.text = '$(book) Engram';
     item.tooltip = vscode.l10n.t('Capture is not running; see the Engram log.');

@@ -4,19 +4,20 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { EngramApi } from '../../src/vscode/api';
+import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Fact } from '../../src/core/types';
 import { newId } from '../../src/core/ids';
+import { testAccess } from './testAccess';
 
 export const EXTENSION_ID = 'engram-dev.engram';
 /** Content of the memory phase 1 writes and phase 2 (after a restart) must still find. */
 export const RESTART_MARKER = 'engram-harness: this fact was written before the restart';
 
-async function activated(): Promise<{ ext: vscode.Extension<EngramApi>; api: EngramApi }> {
+async function activated(): Promise<{ ext: vscode.Extension<EngramApi>; api: EngramApi; t: EngramTestAccess }> {
   const ext = vscode.extensions.getExtension<EngramApi>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not installed in the extension host`);
   const api = await ext.activate();
-  return { ext, api };
+  return { ext, api, t: testAccess(api) };
 }
 
 /** Log files the extension host wrote for this extension (LogOutputChannel files live beside logUri). */
@@ -39,14 +40,18 @@ function logFiles(context: vscode.ExtensionContext): string[] {
 }
 
 suite('Activation', () => {
-  test('activates and returns the EngramApi with services', async () => {
-    const { ext, api } = await activated();
+  test('activates and returns the narrow EngramApi, with the test access outside Production mode', async () => {
+    const { ext, api, t } = await activated();
     assert.strictEqual(ext.isActive, true);
     assert.ok(api && typeof api === 'object', 'activate() returned nothing');
-    assert.ok(api.services, 'EngramApi.services missing');
-    assert.strictEqual(typeof api.services.store, 'function');
-    assert.strictEqual(typeof api.services.recall, 'function');
-    assert.ok(api.services.storeDir.length > 0, 'no store folder');
+    // Other extensions get recall and the change event; the container itself is not handed out.
+    assert.deepStrictEqual(Object.keys(api).sort(), ['onDidChangeMemories', 'recall', 'testing']);
+    assert.strictEqual(typeof api.recall, 'function');
+    assert.strictEqual(typeof api.onDidChangeMemories, 'function');
+    assert.ok(t.services, 'test access without services');
+    assert.strictEqual(typeof t.services.store, 'function');
+    assert.strictEqual(typeof t.services.recall, 'function');
+    assert.ok(t.services.storeDir.length > 0, 'no store folder');
   });
 
   test('registers every command it contributes', async () => {
@@ -59,13 +64,13 @@ suite('Activation', () => {
   });
 
   test('has an "Engram" log channel that records activation', async () => {
-    const { api } = await activated();
-    assert.strictEqual(api.services.logChannel.name, 'Engram');
+    const { t } = await activated();
+    assert.strictEqual(t.services.logChannel.name, 'Engram');
     // The channel's file shows it really exists in this window; its "activated in X ms" line is printed.
     let line: string | undefined;
     let files: string[] = [];
     for (let i = 0; i < 50 && !line; i++) {
-      files = logFiles(api.services.context);
+      files = logFiles(t.services.context);
       for (const f of files) {
         const m = /activated in ([\d.]+) ms/.exec(fs.readFileSync(f, 'utf8'));
         if (m) line = m[0];
@@ -77,17 +82,20 @@ suite('Activation', () => {
   });
 
   test('writes a memory that phase 2 reads after a restart', async () => {
-    const { api } = await activated();
-    const store = await api.services.store();
+    const { api, t } = await activated();
+    const store = await t.services.store();
     const now = Date.now();
     const fact: Fact = {
-      id: newId('f'), kind: 'fact', owner: { scope: 'workspace', workspace: api.services.workspaceId },
+      id: newId('f'), kind: 'fact', owner: { scope: 'workspace', workspace: t.services.workspaceId },
       createdAt: now, updatedAt: now, accessCount: 0, importance: 0.5, source: 'manual', tags: ['harness'],
       scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation', content: RESTART_MARKER, type: 'fact',
     };
     const saved = await store.record(fact);
     assert.ok(store.get(saved.id), 'the recorded fact is not readable back');
-    console.log(`    store folder: ${api.services.storeDir}`);
+    // The public API recalls it as every surface does.
+    const recalled = await api.recall({ text: RESTART_MARKER });
+    assert.ok(recalled.some(r => r.memory.id === saved.id), `EngramApi.recall did not find the fact: ${recalled.map(r => r.memory.id).join(', ')}`);
+    console.log(`    store folder: ${t.services.storeDir}`);
   });
 });
 

@@ -4,9 +4,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { EngramApi } from '../../src/vscode/api';
+import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Episode, Lesson, Memory } from '../../src/core/types';
 import { newId } from '../../src/core/ids';
+import { testAccess } from './testAccess';
 
 const EXTENSION_ID = 'engram-dev.engram';
 // Realistic-looking credentials (not real ones): they must never reach the storage folder.
@@ -18,10 +19,10 @@ const CHECK_COMMAND = 'node scripts/check.js';
 
 const NOISE_THRESHOLD_MS = 6000;
 
-async function api(): Promise<EngramApi> {
+async function api(): Promise<EngramTestAccess> {
   const ext = vscode.extensions.getExtension<EngramApi>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not installed`);
-  return ext.activate();
+  return testAccess(await ext.activate());
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
@@ -49,12 +50,12 @@ function codeOf(d: vscode.Diagnostic): string {
   return String(c ?? '');
 }
 
-async function storedEpisodes(a: EngramApi): Promise<Episode[]> {
+async function storedEpisodes(a: EngramTestAccess): Promise<Episode[]> {
   const store = await a.services.store();
   return store.list({ kinds: ['episode'] }).filter((m): m is Episode => m.kind === 'episode');
 }
 
-async function storedLessons(a: EngramApi): Promise<Lesson[]> {
+async function storedLessons(a: EngramTestAccess): Promise<Lesson[]> {
   const store = await a.services.store();
   return store.list({ kinds: ['lesson'] }).filter((m): m is Lesson => m.kind === 'lesson');
 }
@@ -85,18 +86,18 @@ async function replaceLine(uri: vscode.Uri, from: string, to: string): Promise<v
 
 suite('Capture', function () {
   this.timeout(180_000);
-  let a: EngramApi;
+  let a: EngramTestAccess;
 
   suiteSetup(async () => {
     a = await api();
-    assert.ok(a.services.capture, 'capture did not register (services.capture unset)');
+    assert.ok(a.capture, 'capture did not start (no capture in the test access)');
     await vscode.workspace.getConfiguration('engram').update('capture.noiseThresholdMs', NOISE_THRESHOLD_MS, vscode.ConfigurationTarget.Workspace);
     await waitFor('the threshold setting', () => a.services.config().capture.noiseThresholdMs === NOISE_THRESHOLD_MS);
-    if (a.services.capture.paused) a.services.capture.setPaused(false);
+    if (a.capture.paused) a.capture.setPaused(false);
   });
 
   test('a real TS type error fixed through a WorkspaceEdit becomes a success episode with signature, diff and scope', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const uri = vscode.Uri.file(path.join(root(), DEMO_FILE));
     fs.writeFileSync(uri.fsPath, [
       '// Engram capture test: a real type error next to credentials that must never be stored.',
@@ -146,7 +147,7 @@ suite('Capture', function () {
   });
 
   test('a typing error fixed within the noise threshold does not create an episode', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const file = 'src/capture-noise.ts';
     const uri = vscode.Uri.file(path.join(root(), file));
     fs.writeFileSync(uri.fsPath, 'export function twice(n: number): number {\n  return n * 2;\n}\n');
@@ -184,7 +185,7 @@ suite('Capture', function () {
   });
 
   test('a failing command in a shell-integrated terminal, fixed and passing, becomes one success episode', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const terminal = vscode.window.createTerminal({ name: 'engram-capture-test', cwd: root(), shellPath: '/bin/bash' });
     terminal.show();
     const si = await waitFor('shell integration in the test terminal (bash, terminal.integrated.shellIntegration.enabled)', () => terminal.shellIntegration, 30_000)
@@ -232,7 +233,7 @@ suite('Capture', function () {
     assert.match(lesson.fixApproach, /config\/settings\.json/);
   });
   test('when the disk is full, capture pauses with a clear message and the episode is written after resuming', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const store = await a.services.store();
     const terminal = vscode.window.createTerminal({ name: 'engram-disk-test', cwd: root(), shellPath: '/bin/bash' });
     const si = await waitFor('shell integration in the disk test terminal', () => terminal.shellIntegration, 30_000);
@@ -268,7 +269,7 @@ suite('Capture', function () {
     assert.match(ep.summary, /gave up: disk test/);
   });
   test('memories shown during an episode get automatic outcomes: still_failed on a recurrence, prevented on the fix', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const store = await a.services.store();
     // Different signatures and fixes, so the store keeps them as two lessons (it merges duplicates).
     const lesson = (text: string, signature: string): Lesson => ({
@@ -311,7 +312,7 @@ suite('Capture', function () {
     assert.deepStrictEqual(feedback(shownLater.id).map(d => d.split(':')[0]), ['prevented (automatic) in ' + a.services.workspaceId]);
   });
   test('a terminal without shell integration is reported, and nothing is captured from it', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     // dash (/bin/sh) gets no shell integration script injected: VS Code supports bash, zsh, fish and pwsh.
     const terminal = vscode.window.createTerminal({ name: 'engram-plain-sh', cwd: root(), shellPath: '/bin/sh' });
     const done = path.join(root(), '.plain-sh-done');
@@ -333,7 +334,7 @@ suite('Capture', function () {
     await waitFor('the limitation to clear once that terminal is gone', () => capture.terminalLimitation === undefined || undefined, 10_000);
   });
   test('files under engram.capture.exclude (secrets/**) never become episodes', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const file = 'src/secrets/leaky.ts';
     const uri = vscode.Uri.file(path.join(root(), file));
     fs.mkdirSync(path.dirname(uri.fsPath), { recursive: true });
@@ -349,10 +350,8 @@ suite('Capture', function () {
   });
 
   test('opening a file with errors recalls memories for its error messages (proactive recall)', async () => {
-    const services = a.services;
     const calls: { text: string; file?: string }[] = [];
-    const original = services.recall;
-    services.recall = async q => { calls.push({ text: q.text, file: q.file }); return original.call(services, q); };
+    const listening = a.services.onDidRecall(q => calls.push({ text: q.text, file: q.file }));
     try {
       const uri = vscode.Uri.file(path.join(root(), 'src/capture-proactive.ts'));
       fs.writeFileSync(uri.fsPath, "export const port: number = 'eight thousand';\n");
@@ -364,7 +363,7 @@ suite('Capture', function () {
       const call = await waitFor('a proactive recall for src/capture-proactive.ts', () => calls.find(c => c.file === 'src/capture-proactive.ts'));
       assert.match(call.text, /Type 'string' is not assignable to type 'number'/);
     } finally {
-      services.recall = original;
+      listening.dispose();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });

@@ -31,7 +31,7 @@ type FakeModel = Pick<vscode.LanguageModelChat, 'sendRequest'>;
 
 async function ask(prompt: string, command?: string, model?: FakeModel, references: vscode.ChatPromptReference[] = []): Promise<{ rec: Recorded; result: vscode.ChatResult }> {
   const api = await engram();
-  const handler = createChatHandler(api.services);
+  const handler = createChatHandler(api.services, api.capture);
   const { stream, rec } = recorder();
   const request = { prompt, command, references, toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
   const cts = new vscode.CancellationTokenSource();
@@ -155,8 +155,8 @@ suite('@memory chat participant', () => {
     const { rec } = await ask('', 'lessons');
     assert.ok(plain(rec.markdown).includes(word), `rule missing from /lessons:\n${rec.markdown}`);
     const ep = await ask('', 'episode');
-    const open = api.services.capture?.openEpisodes() ?? [];
-    if (!api.services.capture) assert.match(plain(ep.rec.markdown), /Capture is not running/);
+    const open = api.capture?.openEpisodes() ?? [];
+    if (!api.capture) assert.match(plain(ep.rec.markdown), /Capture is not running/);
     else if (!open.length) assert.match(plain(ep.rec.markdown), /No episode is open|Capture is paused/);
     else assert.ok(plain(ep.rec.markdown).includes(open[0].title.slice(0, 20)));
   });

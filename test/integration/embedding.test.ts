@@ -8,7 +8,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as vscode from 'vscode';
-import type { EngramApi } from '../../src/vscode/api';
+import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
+import { testAccess } from './testAccess';
 import type { Fact } from '../../src/core/types';
 import { newId } from '../../src/core/ids';
 
@@ -24,14 +25,14 @@ function fact(content: string): Fact {
 
 suite('Embedding model', function () {
   this.timeout(180_000);
-  let api: EngramApi;
+  let api: EngramTestAccess;
   let modelDir: string;
   const config = () => vscode.workspace.getConfiguration('engram.embedding');
 
   suiteSetup(async () => {
     const ext = vscode.extensions.getExtension<EngramApi>(EXTENSION_ID);
     assert.ok(ext);
-    api = await ext.activate();
+    api = testAccess(await ext.activate());
     modelDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-tiny-model-'));
     const gen = await import(pathToFileURL(path.join(ext.extensionPath, 'test/fixtures/make-tiny-model.mjs')).href) as { makeTinyModel(dir: string): unknown };
     gen.makeTinyModel(modelDir);

@@ -2,7 +2,6 @@
 // elsewhere, nothing where there is no error, and hostile memory text renders inert.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { DiagnosticRecall } from '../../src/vscode/diagnosticRecall';
 import { renderHover } from '../../src/vscode/hover';
 import { engram, hoverTexts, openWithError, seedLesson, token, waitFor } from './surfaceHelpers';
 
@@ -38,7 +37,8 @@ suite('Hover on errors', () => {
 
     // What provideHover costs on the main thread once the background recall has run: a cache read and
     // the markdown. Printed, not asserted (timing is not pass/fail).
-    const cache = DiagnosticRecall.for(api.services);
+    const cache = api.diagnostics;
+    assert.ok(cache, 'the diagnostic recall cache did not start');
     await cache.resolve(web.uri, web.diagnostic);
     let t = performance.now();
     for (let i = 0; i < 200; i++) assert.ok(cache.cached(web.uri, web.diagnostic));
@@ -67,7 +67,8 @@ suite('Hover on errors', () => {
     assert.strictEqual(engramHover(await hoverAt(uri, new vscode.Position(0, 3))), undefined, 'hover on a line without error');
     // An error whose signature no memory shares: once the background recall for it has resolved (awaited,
     // not slept on), it holds nothing and the hover shows nothing.
-    const results = await DiagnosticRecall.for(api.services).resolve(uri, diagnostic);
+    assert.ok(api.diagnostics, 'the diagnostic recall cache did not start');
+    const results = await api.diagnostics.resolve(uri, diagnostic);
     assert.deepStrictEqual((results ?? []).map(r => r.memory.id), [], 'proactive recall found memories for an error none is about');
     assert.strictEqual(engramHover(await hoverAt(uri, diagnostic.range.start.translate(0, 1))), undefined);
   });

@@ -10,7 +10,7 @@ import { CapturePipeline } from '../../src/core/capture/capturePipeline';
 import { episodeMaterial, episodeMemories } from '../../src/core/capture/episodeMemories';
 import type { TraceEvent } from '../../src/core/capture/trace';
 import type { Lesson } from '../../src/core/types';
-import type { EngramApi } from '../../src/vscode/api';
+import type { EngramTestAccess } from '../../src/vscode/api';
 import { engram, waitFor, workspaceRoot } from './surfaceHelpers';
 
 const NOISE_THRESHOLD_MS = 6000;
@@ -19,7 +19,7 @@ const root = () => workspaceRoot().fsPath;
 const errorsOf = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter(d => d.severity === vscode.DiagnosticSeverity.Error);
 const codeOf = (d: vscode.Diagnostic) => String((typeof d.code === 'object' ? d.code.value : d.code) ?? '');
 
-async function lessonFor(a: EngramApi, episodeId: string): Promise<Lesson> {
+async function lessonFor(a: EngramTestAccess, episodeId: string): Promise<Lesson> {
   const store = await a.services.store();
   const lesson = store.list({ kinds: ['lesson'] }).find((m): m is Lesson => m.kind === 'lesson' && m.evidence.includes(episodeId));
   assert.ok(lesson, `no lesson with episode ${episodeId} as evidence`);
@@ -28,18 +28,18 @@ async function lessonFor(a: EngramApi, episodeId: string): Promise<Lesson> {
 
 suite('Lessons say what fixed it', function () {
   this.timeout(240_000);
-  let a: EngramApi;
+  let a: EngramTestAccess;
 
   suiteSetup(async () => {
     a = await engram();
-    assert.ok(a.services.capture, 'capture did not register');
+    assert.ok(a.capture, 'capture did not register');
     await vscode.workspace.getConfiguration('engram').update('capture.noiseThresholdMs', NOISE_THRESHOLD_MS, vscode.ConfigurationTarget.Workspace);
     await waitFor('the threshold setting', () => a.services.config().capture.noiseThresholdMs === NOISE_THRESHOLD_MS);
-    if (a.services.capture.paused) a.services.capture.setPaused(false);
+    if (a.capture.paused) a.capture.setPaused(false);
   });
 
   test('a path alias added to tsconfig.json is the fix, and the live trace replays to the same lesson', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const tsconfig = vscode.Uri.file(path.join(root(), 'tsconfig.json'));
     const original = fs.readFileSync(tsconfig.fsPath, 'utf8');
     fs.mkdirSync(path.join(root(), 'src', 'lib'), { recursive: true });
@@ -97,7 +97,7 @@ suite('Lessons say what fixed it', function () {
   });
 
   test('a missing package fixed by npm install in the terminal: the install is the fix, the open editor file is not claimed', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     fs.mkdirSync(path.join(root(), 'vendor', 'tiny-dep'), { recursive: true });
     fs.writeFileSync(path.join(root(), 'vendor', 'tiny-dep', 'package.json'), '{ "name": "tiny-dep", "version": "1.0.0", "main": "index.js" }\n');
     fs.writeFileSync(path.join(root(), 'vendor', 'tiny-dep', 'index.js'), 'module.exports = { greet: n => `hello ${n}` };\n');
@@ -129,7 +129,7 @@ suite('Lessons say what fixed it', function () {
   });
 
   test('a fix an agent writes on disk (no editor) is a created file in the lesson', async () => {
-    const capture = a.services.capture!;
+    const capture = a.capture!;
     const file = 'src/uses-generated.ts';
     const uri = vscode.Uri.file(path.join(root(), file));
     fs.writeFileSync(uri.fsPath, "import { helper } from './generated/helper';\n\nexport const n: number = helper(2);\n");

@@ -66,7 +66,7 @@ suite('Secrets never reach disk (extension host)', function () {
 
   test('a secret quoted in a real TypeScript diagnostic is masked in the episode and lesson', async () => {
     const api = await engram();
-    const capture = api.services.capture;
+    const capture = api.capture;
     assert.ok(capture, 'capture is not running');
     if (capture.paused) capture.setPaused(false);
     assert.ok(literalSafe.length >= 5, 'the corpus has one-line secrets to quote');
@@ -99,7 +99,7 @@ suite('Secrets never reach disk (extension host)', function () {
 
   test('tokens printed by a failing command in an integrated terminal are masked in the episode', async () => {
     const api = await engram();
-    const capture = api.services.capture!;
+    const capture = api.capture!;
     const root = workspaceRoot().fsPath;
     const okFlag = path.join(root, 'config', 'secret-leak.ok');
     fs.rmSync(okFlag, { force: true });
@@ -146,7 +146,7 @@ suite('Secrets never reach disk (extension host)', function () {
 
   test('@memory /remember masks every secret it is told', async () => {
     const api = await engram();
-    const handler = createChatHandler(api.services);
+    const handler = createChatHandler(api.services, api.capture);
     const cts = new vscode.CancellationTokenSource();
     const ids: string[] = [];
     for (const s of SECRET_CORPUS) {

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { EngramApi } from '../../src/vscode/api';
+import type { EngramTestAccess } from '../../src/vscode/api';
 import type { HostMessage, MemoryView } from '../../src/vscode/sidebar/protocol';
 import { TEST_RECEIVE_COMMAND, TEST_STATE_COMMAND } from '../../src/vscode/sidebar/register';
 import type { ViewHostState } from '../../src/vscode/sidebar/viewHost';
@@ -32,7 +32,7 @@ async function postedRow(section: string, pred: (m: MemoryView) => boolean, what
   }, timeoutMs);
 }
 
-function logText(api: EngramApi): string {
+function logText(api: EngramTestAccess): string {
   const dir = path.dirname(api.services.context.logUri.fsPath);
   const out: string[] = [];
   const walk = (d: string, depth: number) => {
@@ -52,7 +52,7 @@ function logText(api: EngramApi): string {
 }
 
 suite('Sidebar', () => {
-  let api: EngramApi;
+  let api: EngramTestAccess;
   suiteSetup(async () => {
     api = await engram();
   });
@@ -64,7 +64,7 @@ suite('Sidebar', () => {
     const types = s.memories.posted.map(m => m.type);
     assert.ok(types.includes('init'), `host never posted init: ${types.join(', ')}`);
     await waitFor('the webview to accept posted messages', async () => ((await state()).memories.delivered > 0 ? true : undefined));
-    assert.strictEqual(typeof api.services.reveal, 'function', 'services.reveal is not set');
+    assert.strictEqual(typeof api.reveal, 'function', 'the sidebar gave no reveal');
   });
 
   test('Relevant now recalls a lesson for the active file\'s error', async () => {

@@ -1,17 +1,25 @@
-// Shared by the recall-surface integration tests (hover, chat, tools, commands, instructions): reach the
-// running extension's services, seed memories, create files with real TypeScript errors at run time.
+// Shared by the integration tests: reach the running extension's parts (through the test-only access
+// activate() returns outside Production mode), seed memories, create files with real TypeScript errors
+// at run time.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { EngramApi } from '../../src/vscode/api';
+import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Lesson, Memory, Rule } from '../../src/core/types';
 import { newLesson, newRule } from '../../src/vscode/newMemory';
+import { testAccess } from './testAccess';
 
 export const EXTENSION_ID = 'engram-dev.engram';
 
-export async function engram(): Promise<EngramApi> {
+/** The API other extensions get (activates the extension). */
+export async function engramApi(): Promise<EngramApi> {
   const ext = vscode.extensions.getExtension<EngramApi>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not installed`);
   return ext.activate();
+}
+
+/** The running parts the tests drive: present because the tests run the extension in Test mode. */
+export async function engram(): Promise<EngramTestAccess> {
+  return testAccess(await engramApi());
 }
 
 export function workspaceRoot(): vscode.Uri {
@@ -55,7 +63,7 @@ export async function openWithError(rel: string, content: string, code?: number)
   return { uri, editor, diagnostic };
 }
 
-export async function seedLesson(api: EngramApi, input: { errorText: string; rootCause: string; fixApproach: string; scope?: string[] }, over: Partial<Lesson> = {}): Promise<Lesson> {
+export async function seedLesson(api: EngramTestAccess, input: { errorText: string; rootCause: string; fixApproach: string; scope?: string[] }, over: Partial<Lesson> = {}): Promise<Lesson> {
   const store = await api.services.store();
   const lesson = { ...newLesson({ workspace: api.services.workspaceId, source: 'manual', agent: 'user' }, input), ...over } as Lesson;
   const saved = await store.record(lesson);
@@ -63,7 +71,7 @@ export async function seedLesson(api: EngramApi, input: { errorText: string; roo
   return saved as Lesson;
 }
 
-export async function seedRule(api: EngramApi, instruction: string, over: Partial<Rule> = {}): Promise<Memory> {
+export async function seedRule(api: EngramTestAccess, instruction: string, over: Partial<Rule> = {}): Promise<Memory> {
   const store = await api.services.store();
   return store.record({ ...newRule({ workspace: api.services.workspaceId, source: 'manual', agent: 'user' }, { instruction }), ...over } as Rule);
 }

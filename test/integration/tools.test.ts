@@ -57,7 +57,7 @@ suite('Language-model tools', () => {
 
   test('engram_remember asks for confirmation, then stores a masked lesson', async () => {
     const api = await engram();
-    const tool = new RememberTool(api.services);
+    const tool = new RememberTool(api.services, api.capture);
     const marker = token('REMEMBERED');
     const input = {
       kind: 'lesson', errorText: `error TS2589: Type instantiation is excessively deep ${marker}`,
@@ -82,7 +82,7 @@ suite('Language-model tools', () => {
 
   test('engram_remember rejects incomplete or unsafe input before asking', async () => {
     const api = await engram();
-    const tool = new RememberTool(api.services);
+    const tool = new RememberTool(api.services, api.capture);
     assert.throws(() => tool.prepareInvocation({ input: { kind: 'lesson', errorText: 'x' } }), /"rootCause" is required/);
     assert.throws(() => tool.prepareInvocation({ input: { kind: 'note', content: 'x' } }), /"kind" must be "lesson" or "fact"/);
     assert.throws(() => tool.prepareInvocation({ input: { kind: 'fact', content: 'x', scope: ['../../etc/**'] } }), /workspace-relative/);

@@ -17,7 +17,7 @@ suite('Window closing (runs last in phase 1)', function () {
 
   test('a pending forget is written and an open episode is saved, masked, before the stores close', async () => {
     const api = await engram();
-    const capture = api.services.capture!;
+    const capture = api.capture!;
     const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const lesson = await seedLesson(api, { errorText: `shutdown test ${token('forget')}`, rootCause: 'r', fixApproach: 'f' });
     await vscode.commands.executeCommand(TEST_RECEIVE_COMMAND, 'memories', { type: 'forget', id: lesson.id });

@@ -4,7 +4,8 @@ import * as assert from 'assert';
 import { buildEpisode, buildLesson, lessonTemplate, type EpisodeMaterial } from '../../src/core/episodeSummary';
 import { EpisodeTracker, type ErrorInfo, type TrackedEpisode } from '../../src/core/episodeTracker';
 import { lineDiff, type FileDiff } from '../../src/core/capture/diff';
-import { commandConcerns, fixCommands, isFixCommand } from '../../src/core/capture/fixEvidence';
+import { commandConcerns, isFixCommand } from '../../src/core/capture/commandLines';
+import { fixCommands } from '../../src/core/capture/fixEvidence';
 import { signatureOf } from '../../src/core/signature';
 import { isDuplicateLesson } from '../../src/core/trust';
 

@@ -12,7 +12,7 @@ import { writeFileAtomicSync } from '../../store/atomicFile';
 import { signatureOf } from '../../core/signature';
 import { scopeMatches } from '../../core/scope';
 import type { FeedbackOutcome, Outcome } from '../../core/types';
-import type { CaptureApi, OpenEpisodeView } from '../api';
+import type { CaptureApi, OpenEpisodeView } from './captureApi';
 import { onConfigChange, readConfig, type EngramConfig } from '../config';
 import { formatError } from '../errors';
 import type { Services } from '../services';
@@ -37,10 +37,9 @@ function isTrackedEpisode(v: unknown): v is TrackedEpisode {
 /** Step-count changes (every keystroke) refresh the views at most this often. */
 const QUIET_REFRESH_MS = 1000;
 
-export function registerCapture(services: Services): void {
-  const controller = new CaptureController(services);
-  services.context.subscriptions.push(controller);
-  services.capture = controller;
+/** Starts capture; activate() hands the result to the features that show or end episodes. */
+export function registerCapture(services: Services): CaptureApi {
+  return services.register(new CaptureController(services), 'capture');
 }
 
 /** `capture.exclude` is resource-scoped: read it for the (first) workspace folder. */

@@ -11,6 +11,7 @@ import { diagnosticText } from '../diagnosticRecall';
 import { formatError } from '../errors';
 import { escapeInline } from '../markdown';
 import { looksLikeRule, newFact, newRule } from '../newMemory';
+import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
 import { maturityLabel } from '../hover';
 import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, confidenceOf, flagReasons, parseSearchTerms, splitByOutcome } from './prompt';
@@ -26,9 +27,10 @@ export interface ChatResultMetadata {
   usedModel?: boolean;
 }
 
-export function registerChat(services: Services): void {
+/** `capture` is undefined when capture did not start (`/episode` then says so). */
+export function registerChat(services: Services, capture: CaptureApi | undefined): void {
   if (!vscode.chat?.createChatParticipant) return; // hosts without chat
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler(services));
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createChatHandler(services, capture));
   participant.iconPath = new vscode.ThemeIcon('book');
   participant.followupProvider = followupProvider;
   services.context.subscriptions.push(participant);
@@ -56,7 +58,7 @@ export const followupProvider: vscode.ChatFollowupProvider = {
 };
 
 /** The request handler; exported so tests can call it with a recording stream (no model needed). */
-export function createChatHandler(services: Services): vscode.ChatRequestHandler {
+export function createChatHandler(services: Services, capture: CaptureApi | undefined): vscode.ChatRequestHandler {
   return async (request, _context, stream, token): Promise<vscode.ChatResult> => {
     const command = request.command ?? 'recall';
     try {
@@ -64,7 +66,7 @@ export function createChatHandler(services: Services): vscode.ChatRequestHandler
         case 'remember': return await remember(services, request, stream);
         case 'forget': return await forget(services, request, stream);
         case 'lessons': return await lessons(services, stream);
-        case 'episode': return episode(services, stream);
+        case 'episode': return episode(capture, stream);
         default: return await recall(services, request, stream, token);
       }
     } catch (e) {
@@ -298,8 +300,7 @@ async function lessons(services: Services, stream: vscode.ChatResponseStream): P
   return { metadata: { command: 'lessons', ids: items.map(m => m.id) } satisfies ChatResultMetadata };
 }
 
-function episode(services: Services, stream: vscode.ChatResponseStream): vscode.ChatResult {
-  const capture = services.capture;
+function episode(capture: CaptureApi | undefined, stream: vscode.ChatResponseStream): vscode.ChatResult {
   if (!capture) {
     stream.markdown(escapeInline(vscode.l10n.t('Capture is not running, so there are no open episodes.'), 1000));
     return { metadata: { command: 'episode', ids: [] } satisfies ChatResultMetadata };

@@ -7,6 +7,7 @@ import { scopeProblem } from '../../core/scopeCheck';
 import { memoryTitle } from '../../core/types';
 import { escapeInline } from '../markdown';
 import { newFact, newLesson } from '../newMemory';
+import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
 import { buildMemoryContext } from './prompt';
 import { staleReasons } from './staleCheck';
@@ -105,7 +106,7 @@ export class RecallTool implements vscode.LanguageModelTool<unknown> {
 }
 
 export class RememberTool implements vscode.LanguageModelTool<unknown> {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Services, private readonly capture: CaptureApi | undefined) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
     // Parse here too, so the user is never asked to confirm something invoke would reject.
@@ -131,9 +132,9 @@ export class RememberTool implements vscode.LanguageModelTool<unknown> {
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>): Promise<vscode.LanguageModelToolResult> {
     const input = parseRememberInput(options.input);
-    if (input.kind === 'lesson' && this.services.capture) {
+    if (input.kind === 'lesson' && this.capture) {
       // During (or right after) an episode, the agent's explanation is that episode's lesson, not a copy.
-      const attached = await this.services.capture.explainEpisode({ errorText: input.errorText, rootCause: input.rootCause, fixApproach: input.fixApproach });
+      const attached = await this.capture.explainEpisode({ errorText: input.errorText, rootCause: input.rootCause, fixApproach: input.fixApproach });
       if (attached) {
         this.services.fireChanged();
         return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(attached.lessonId
@@ -157,10 +158,11 @@ export class RememberTool implements vscode.LanguageModelTool<unknown> {
   }
 }
 
-export function registerTools(services: Services): void {
+/** `capture` is undefined when capture did not start (a lesson is then always its own memory). */
+export function registerTools(services: Services, capture: CaptureApi | undefined): void {
   if (!vscode.lm?.registerTool) return; // hosts without language-model tools
   services.context.subscriptions.push(
     vscode.lm.registerTool('engram_recall', new RecallTool(services)),
-    vscode.lm.registerTool('engram_remember', new RememberTool(services)),
+    vscode.lm.registerTool('engram_remember', new RememberTool(services, capture)),
   );
 }

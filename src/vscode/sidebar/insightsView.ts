@@ -12,7 +12,7 @@ export class InsightsView extends ViewHost {
   // Insights summarise the whole log: recomputing on every single change would be wasted work.
   private readonly refreshSoon = debounce(() => void this.refresh(), 1000);
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: Services, private readonly captureAvailable: boolean) {
     super(services.context.extensionUri, services.logger, 'insights', vscode.l10n.t('Engram insights'));
     this.disposables.push(services.onDidChangeMemories(() => { if (this.isReady && this.isVisible) this.refreshSoon(); }));
   }
@@ -20,7 +20,7 @@ export class InsightsView extends ViewHost {
   protected async handle(msg: WebviewMessage): Promise<void> {
     switch (msg.type) {
       case 'ready':
-        this.post({ type: 'init', view: 'insights', now: Date.now(), captureAvailable: !!this.services.capture });
+        this.post({ type: 'init', view: 'insights', now: Date.now(), captureAvailable: this.captureAvailable });
         return this.refresh();
       case 'run':
         if (msg.action === 'refresh') return this.refresh();

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { FeedbackOutcome, Outcome, RecallResult } from '../../core/types';
 import { globProblem } from '../../core/scopeCheck';
 import { formatError } from '../errors';
+import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
 import type { MemoryView, RevealSection, WebviewMessage } from './protocol';
 import { currentRelevantQuery, watchRelevantContext } from './relevantQuery';
@@ -30,7 +31,7 @@ export class MemoriesView extends ViewHost {
   private openedId?: string;
   private readonly refreshSoon = debounce(() => void this.refreshChanged(), 200);
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: Services, private readonly capture: CaptureApi | undefined) {
     super(services.context.extensionUri, services.logger, 'memories', vscode.l10n.t('Engram memories'));
     this.disposables.push(
       services.onDidChangeMemories(() => {
@@ -38,7 +39,7 @@ export class MemoriesView extends ViewHost {
       }),
       watchRelevantContext(() => { if (this.isReady) void this.refreshRelevant(); }),
     );
-    if (services.capture) this.disposables.push(services.capture.onDidChange(() => { if (this.isReady) this.refreshEpisodes(); }));
+    if (capture) this.disposables.push(capture.onDidChange(() => { if (this.isReady) this.refreshEpisodes(); }));
   }
 
   protected async handle(msg: WebviewMessage): Promise<void> {
@@ -99,7 +100,7 @@ export class MemoriesView extends ViewHost {
   }
 
   private async onReady(): Promise<void> {
-    this.post({ type: 'init', view: 'memories', now: Date.now(), captureAvailable: !!this.services.capture });
+    this.post({ type: 'init', view: 'memories', now: Date.now(), captureAvailable: !!this.capture });
     for (const [id, p] of this.pendingForgets) this.post({ type: 'pendingForget', id, title: p.title, deadline: p.deadline });
     const reveal = this.pendingReveal;
     this.pendingReveal = undefined;
@@ -161,7 +162,7 @@ export class MemoriesView extends ViewHost {
   }
 
   private refreshEpisodes(): void {
-    const capture = this.services.capture;
+    const capture = this.capture;
     if (!capture) {
       this.post({ type: 'episodes', state: { status: 'ready', items: [], note: vscode.l10n.t('Capture is not running in this window.') } });
       return;
@@ -340,7 +341,7 @@ export class MemoriesView extends ViewHost {
   }
 
   private async endEpisode(id: string): Promise<void> {
-    const capture = this.services.capture;
+    const capture = this.capture;
     if (!capture) return;
     const outcomes: { label: string; outcome: Outcome }[] = [
       { label: vscode.l10n.t('$(check) Solved'), outcome: 'success' },

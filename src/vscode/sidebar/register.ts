@@ -1,6 +1,7 @@
-// Registers the two Engram webview views and the commands that open them, and gives other features
-// `services.reveal` to show a memory, a section or a search in the sidebar.
+// Registers the two Engram webview views and the commands that open them, and returns the reveal that
+// other features (the palette's commands) use to show a memory, a section or a search in the sidebar.
 import * as vscode from 'vscode';
+import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
 import { InsightsView } from './insightsView';
 import { MemoriesView } from './memoriesView';
@@ -11,14 +12,16 @@ import type { ViewHostState } from './viewHost';
 export const TEST_STATE_COMMAND = 'engram.sidebar._testState';
 export const TEST_RECEIVE_COMMAND = 'engram.sidebar._testReceive';
 
-export function registerSidebar(services: Services): void {
+/** Shows a memory, a section or a search in the Memories view (opening it first). */
+export type RevealMemory = (memoryId?: string, section?: RevealSection, query?: string) => Promise<void>;
+
+/** `capture` is undefined when capture did not start: the views then say so instead of listing episodes. */
+export function registerSidebar(services: Services, capture: CaptureApi | undefined): RevealMemory {
   const subs = services.context.subscriptions;
-  const memories = new MemoriesView(services);
+  const memories = services.register(new MemoriesView(services, capture), 'memories view');
   services.beforeShutdown('pending forgets', () => memories.flushPendingForgets());
-  const insights = new InsightsView(services);
+  const insights = services.register(new InsightsView(services, capture !== undefined), 'insights view');
   subs.push(
-    memories,
-    insights,
     vscode.window.registerWebviewViewProvider(MemoriesView.viewType, memories),
     vscode.window.registerWebviewViewProvider(InsightsView.viewType, insights),
     vscode.commands.registerCommand('engram.showPanel', () => memories.reveal(undefined, 'relevant')),
@@ -43,5 +46,5 @@ export function registerSidebar(services: Services): void {
       }),
     );
   }
-  services.reveal = (id?: string, section?: RevealSection, query?: string) => memories.reveal(id, section, query);
+  return (id, section, query) => memories.reveal(id, section, query);
 }

@@ -3,6 +3,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { EngramApi } from '../../../src/vscode/api';
+import { testAccess } from '../testAccess';
 import type { Episode, Lesson } from '../../../src/core/types';
 
 const EXTENSION_ID = 'engram-dev.engram';
@@ -14,7 +15,7 @@ suite('Captured episodes after a restart', () => {
   test('the diagnostics and terminal episodes of phase 1, and their lessons, are still stored', async () => {
     const ext = vscode.extensions.getExtension<EngramApi>(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is not installed`);
-    const api = await ext.activate();
+    const api = testAccess(await ext.activate());
     const store = await api.services.store();
     const episodes = store.list({ kinds: ['episode'] }).filter((m): m is Episode => m.kind === 'episode');
     const lessons = store.list({ kinds: ['lesson'] }).filter((m): m is Lesson => m.kind === 'lesson');
