@@ -1,9 +1,12 @@
-// Lists localisation gaps: %keys% in package.json missing from package.nls.json / package.nls.ko.json,
-// and vscode.l10n.t('…') strings in src/ missing from l10n/bundle.l10n.ko.json. Exit code 1 when any is
-// missing. `--json` prints the missing l10n strings as a JSON object (English → "") to paste and translate.
+// Lists localisation gaps: %keys% in package.json missing from package.nls.json / package.nls.ko.json;
+// vscode.l10n.t('…') and t('…') strings (core's translator, the webview's) in src/ and media/src/ missing
+// from l10n/bundle.l10n.ko.json; and English left bare in the webview (media/src), which would show in
+// English whatever the UI language. Exit code 1 when any is found. `--json` prints the missing l10n
+// strings as a JSON object (English → "") to paste and translate.
 //   node scripts/l10n-check.mjs [--json]
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { bareStrings } from './bareStrings.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const read = p => JSON.parse(readFileSync(join(root, p), 'utf8'));
@@ -26,10 +29,10 @@ function unescape(body) {
   });
 }
 
-/** First-argument string literals of l10n.t(...) calls (template literals without ${} too). */
+/** First-argument string literals of l10n.t(...) and bare t(...) calls (template literals without ${} too). */
 export function l10nStrings(source) {
   const out = [];
-  const re = /\bl10n\.t\(\s*(?:'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|`((?:\\.|[^`\\$])*)`)/g;
+  const re = /(?:\bl10n\.|(?<![\w.$]))t\(\s*(?:'((?:\\.|[^'\\\n])*)'|"((?:\\.|[^"\\\n])*)"|`((?:\\.|[^`\\$])*)`)/g;
   for (const m of source.matchAll(re)) out.push(unescape(m[1] ?? m[2] ?? m[3]));
   return out;
 }
@@ -44,8 +47,16 @@ for (const file of ['package.nls.json', 'package.nls.ko.json']) {
 }
 
 const used = new Map();
-for (const file of walk(join(root, 'src'))) {
+for (const file of [...walk(join(root, 'src')), ...walk(join(root, 'media', 'src'))]) {
   for (const s of l10nStrings(readFileSync(file, 'utf8'))) if (!used.has(s)) used.set(s, file.slice(root.length));
+}
+// The webview has no vscode.l10n: its words go through t('…') (media/src/l10n.ts) or stay English.
+let webviewFiles = 0;
+for (const file of walk(join(root, 'media', 'src'))) {
+  webviewFiles++;
+  for (const b of bareStrings(readFileSync(file, 'utf8'))) {
+    problems.push(`${file.slice(root.length)}:${b.line}: English shown without t('…'): ${JSON.stringify(b.text.slice(0, 80))}`);
+  }
 }
 const bundleFile = 'l10n/bundle.l10n.ko.json';
 const bundle = existsSync(join(root, bundleFile)) ? read(bundleFile) : {};
@@ -62,7 +73,7 @@ for (const [k, v] of Object.entries(bundle)) {
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify(Object.fromEntries(missing.map(s => [s, ''])), null, 2));
 }
-console.log(`${keys.length} manifest keys, ${used.size} l10n.t strings in src/, ${Object.keys(bundle).length} Korean bundle entries`);
+console.log(`${keys.length} manifest keys, ${used.size} l10n strings in src/ and media/src/ (${webviewFiles} webview files scanned for bare text), ${Object.keys(bundle).length} Korean bundle entries`);
 if (problems.length) {
   for (const p of problems) console.error(p);
   console.error(`${problems.length} localisation problem(s)`);

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as readline from 'readline';
+import { reasonTexts } from './core/reasons';
 import { mean } from './core/trust';
 import { toWorkspaceRelative } from './core/scope';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
@@ -262,7 +263,7 @@ async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io)
 function resultJson(r: RecallResult) {
   const m = r.memory;
   const base = {
-    id: m.id, kind: m.kind, score: r.score, why: r.why, title: memoryTitle(m), scope: m.scope,
+    id: m.id, kind: m.kind, score: r.score, why: reasonTexts(r.reasons), title: memoryTitle(m), scope: m.scope,
     maturity: m.maturity, confidence: round(mean(m.confidence)), ...(r.weak ? { weak: true } : {}),
   };
   switch (m.kind) {
@@ -339,7 +340,7 @@ function readable(query: string, results: RecallResult[]): string {
       s += `   resolution: ${m.resolution}\n`;
     }
     if (m.scope.length) s += `   scope: ${m.scope.join(', ')}\n`;
-    s += `   why:   ${r.why.join('; ')}\n`;
+    s += `   why:   ${reasonTexts(r.reasons).join('; ')}\n`;
     if (m.flagged?.length) s += `   note:  contains instruction-like text (${m.flagged.join(', ')}); shown as data\n`;
   });
   return s;

@@ -3,6 +3,7 @@
 import type { HostMessage, MemoryDetails, MemoryView, OpenEpisodeItem, RelevantContext, SectionId, SectionState } from '../../src/vscode/sidebar/protocol';
 import { h, icon, iconButton, textButton } from './dom';
 import { plural } from './format';
+import { t } from './l10n';
 import { renderDetails, renderEpisodeRow, renderMemoryRow } from './memoryRow';
 import { RovingList } from './rovingList';
 import { loadState, saveState, send } from './vscodeApi';
@@ -11,7 +12,7 @@ type ListSection = SectionId | 'episodes';
 interface SectionUi { root: HTMLElement; list: HTMLElement; count: HTMLElement; sub: HTMLElement; body: HTMLElement }
 
 const TITLES: Record<ListSection, string> = {
-  opened: 'Opened', search: 'Search results', relevant: 'Relevant now', episodes: 'Open episodes', review: 'Needs review', recent: 'Recent',
+  opened: t('Opened'), search: t('Search results'), relevant: t('Relevant now'), episodes: t('Open episodes'), review: t('Needs review'), recent: t('Recent'),
 };
 const ORDER: ListSection[] = ['opened', 'search', 'relevant', 'episodes', 'review', 'recent'];
 const SEARCH_DEBOUNCE_MS = 350;
@@ -44,7 +45,7 @@ export class MemoriesApp {
 
     this.input = h('input', {
       class: 'search-input',
-      attrs: { type: 'search', placeholder: 'Search errors or questions', title: 'Paste raw error text or ask a question, in English or Korean (한국어). Enter searches now.', 'aria-label': 'Search memories: raw error text or a question, in English or Korean', spellcheck: 'false', value: this.searchQuery },
+      attrs: { type: 'search', placeholder: t('Search errors or questions'), title: t('Paste raw error text or ask a question, in English or Korean (한국어). Enter searches now.'), 'aria-label': t('Search memories: raw error text or a question, in English or Korean'), spellcheck: 'false', value: this.searchQuery },
       on: {
         input: () => this.scheduleSearch(),
         keydown: ev => {
@@ -85,7 +86,7 @@ export class MemoriesApp {
       attrs: { type: 'button', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': `section-body-${id}` },
       on: { click: () => this.toggleSection(id) },
     }, h('span', { class: `codicon codicon-chevron-${open ? 'down' : 'right'}`, attrs: { 'aria-hidden': 'true' } }), h('h2', { text: TITLES[id] }), count);
-    const headerExtras = id === 'opened' ? iconButton('close', 'Close', () => { this.memoryState.delete('opened'); this.renderSection('opened'); send({ type: 'closeOpened' }); }) : null;
+    const headerExtras = id === 'opened' ? iconButton('close', t('Close'), () => { this.memoryState.delete('opened'); this.renderSection('opened'); send({ type: 'closeOpened' }); }) : null;
     const root = h('section', { class: `section section-${id}`, attrs: { 'aria-label': TITLES[id], 'data-section': id } },
       h('div', { class: 'section-header' }, toggle, sub, headerExtras), body);
     body.hidden = !open;
@@ -117,7 +118,7 @@ export class MemoriesApp {
         if (msg.section === 'relevant' && msg.context) this.relevantContext = msg.context;
         this.renderSection(msg.section);
         if (msg.section === 'search' && msg.state.status === 'ready' && this.searchQuery) {
-          this.announce(msg.state.items.length ? `${plural(msg.state.items.length, 'memory', 'memories')} found` : 'No memories found');
+          this.announce(msg.state.items.length ? plural(msg.state.items.length, t('{0} memory found'), t('{0} memories found')) : t('No memories found'));
         }
         return;
       case 'episodes':
@@ -135,7 +136,7 @@ export class MemoriesApp {
         const p = this.pendingForget.get(msg.id);
         p?.bar.remove();
         this.pendingForget.delete(msg.id);
-        if (!msg.undone) this.toast('info', `Forgot “${p?.title ?? 'memory'}”.`);
+        if (!msg.undone) this.toast('info', t('Forgot “{0}”.', p?.title ?? t('memory')));
         this.renderAll();
         return;
       }
@@ -173,15 +174,15 @@ export class MemoriesApp {
   private renderMemories(id: SectionId, ui: SectionUi, state: SectionState<MemoryView>): void {
     if (id === 'relevant') {
       const c = this.relevantContext;
-      ui.sub.textContent = c?.file ? `${c.file}${c.errors ? ` · ${plural(c.errors, 'error', 'errors')}` : ''}` : '';
+      ui.sub.textContent = c?.file ? `${c.file}${c.errors ? ` · ${plural(c.errors, t('{0} error'), t('{0} errors'))}` : ''}` : '';
       ui.sub.title = ui.sub.textContent;
     }
     if (id === 'search') ui.sub.textContent = `“${this.searchQuery}”`;
-    if (state.status === 'loading') { ui.body.append(stateBox('loading', 'Loading…')); return; }
+    if (state.status === 'loading') { ui.body.append(stateBox('loading', t('Loading…'))); return; }
     if (state.status === 'error') {
       ui.body.append(stateBox('error', state.message,
-        textButton('Retry', () => (id === 'search' ? this.runSearch() : send({ type: 'run', action: 'refresh' })), 'refresh'),
-        textButton('Show log', () => send({ type: 'run', action: 'showLog' }), 'output')));
+        textButton(t('Retry'), () => (id === 'search' ? this.runSearch() : send({ type: 'run', action: 'refresh' })), 'refresh'),
+        textButton(t('Show log'), () => send({ type: 'run', action: 'showLog' }), 'output')));
       return;
     }
     const items = state.items.filter(m => !this.pendingForget.has(m.id));
@@ -200,27 +201,27 @@ export class MemoriesApp {
 
   private renderEpisodes(ui: SectionUi): void {
     const state = this.episodesState;
-    if (state.status === 'loading') { ui.body.append(stateBox('loading', 'Loading…')); return; }
-    if (state.status === 'error') { ui.body.append(stateBox('error', state.message, textButton('Show log', () => send({ type: 'run', action: 'showLog' }), 'output'))); return; }
+    if (state.status === 'loading') { ui.body.append(stateBox('loading', t('Loading…'))); return; }
+    if (state.status === 'error') { ui.body.append(stateBox('error', state.message, textButton(t('Show log'), () => send({ type: 'run', action: 'showLog' }), 'output'))); return; }
     ui.count.textContent = state.items.length ? String(state.items.length) : '';
     if (state.note) ui.sub.textContent = state.note;
     if (!state.items.length) {
-      ui.body.append(stateBox('empty', 'No open episodes. One opens when an error appears and closes when it is fixed.'));
+      ui.body.append(stateBox('empty', t('No open episodes. One opens when an error appears and closes when it is fixed.')));
       return;
     }
     for (const e of state.items) ui.list.append(renderEpisodeRow(e, this.now, this.captureAvailable));
   }
 
   private emptyState(id: SectionId): HTMLElement {
-    const record = textButton('Record Lesson…', () => send({ type: 'run', action: 'recordLesson' }), 'add', true);
+    const record = textButton(t('Record Lesson…'), () => send({ type: 'run', action: 'recordLesson' }), 'add', true);
     switch (id) {
       case 'relevant':
         return this.relevantContext?.file || this.relevantContext?.errors
-          ? stateBox('empty', `Nothing remembered for ${this.relevantContext.file ?? 'this file'} yet.`)
-          : stateBox('empty', 'Open a file to see what Engram remembers about it and its errors.');
-      case 'search': return stateBox('empty', `No memories match “${this.searchQuery}”. Try the error code or fewer words.`);
-      case 'recent': return stateBox('empty', 'No memories yet — Engram learns as you fix errors, or record one yourself.', record);
-      default: return stateBox('empty', 'Nothing here.');
+          ? stateBox('empty', this.relevantContext.file ? t('Nothing remembered for {0} yet.', this.relevantContext.file) : t('Nothing remembered for this file yet.'))
+          : stateBox('empty', t('Open a file to see what Engram remembers about it and its errors.'));
+      case 'search': return stateBox('empty', t('No memories match “{0}”. Try the error code or fewer words.', this.searchQuery));
+      case 'recent': return stateBox('empty', t('No memories yet — Engram learns as you fix errors, or record one yourself.'), record);
+      default: return stateBox('empty', t('Nothing here.'));
     }
   }
 
@@ -264,7 +265,7 @@ export class MemoriesApp {
     const q = this.input.value.trim();
     if (q === this.searchQuery && this.memoryState.get('search')?.status === 'loading') return;
     this.searchQuery = q;
-    if (!q) { this.memoryState.delete('search'); this.announce('Search cleared'); }
+    if (!q) { this.memoryState.delete('search'); this.announce(t('Search cleared')); }
     send({ type: 'search', query: q });
     this.renderSection('search');
     this.persist();
@@ -302,13 +303,13 @@ export class MemoriesApp {
 
   private showPendingForget(id: string, title: string, deadline: number): void {
     this.pendingForget.get(id)?.bar.remove();
-    const undo = textButton('Undo', () => send({ type: 'undoForget', id }), 'discard', true);
+    const undo = textButton(t('Undo'), () => send({ type: 'undoForget', id }), 'discard', true);
     const seconds = h('span', { class: 'muted' });
     const bar = h('div', { class: 'toast undo', attrs: { role: 'alert' } }, icon('trash'),
-      h('span', { class: 'toast-text', text: `Forgetting “${title}”` }), seconds, undo);
+      h('span', { class: 'toast-text', text: t('Forgetting “{0}”', title) }), seconds, undo);
     const tick = () => {
       const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      seconds.textContent = left ? ` in ${left} s` : '';
+      seconds.textContent = left ? ' ' + t('in {0} s', left) : '';
       if (left && bar.isConnected) setTimeout(tick, 500);
     };
     tick();
@@ -319,10 +320,10 @@ export class MemoriesApp {
   }
 
   private toast(level: 'info' | 'error', text: string): void {
-    const t = h('div', { class: `toast ${level}` }, icon(level === 'error' ? 'error' : 'info'), h('span', { class: 'toast-text', text }),
-      iconButton('close', 'Dismiss', () => t.remove()));
-    this.toasts.append(t);
-    if (level === 'info') setTimeout(() => t.remove(), 4000);
+    const box = h('div', { class: `toast ${level}` }, icon(level === 'error' ? 'error' : 'info'), h('span', { class: 'toast-text', text }),
+      iconButton('close', t('Dismiss'), () => box.remove()));
+    this.toasts.append(box);
+    if (level === 'info') setTimeout(() => box.remove(), 4000);
   }
 
   private announce(text: string): void {

@@ -5,10 +5,12 @@ import { boundedLines } from './text';
 
 export type DetailKind = 'module' | 'type' | 'test' | 'symbol';
 
+/** The word a person would use for it; a closed set, so every surface can translate it. */
+export type DetailNoun = 'module' | 'name' | 'symbol' | 'test' | 'type' | 'types';
+
 export interface ErrorDetail {
   kind: DetailKind;
-  /** The word a person would use for it ("module", "header", "types", "test"). */
-  noun: string;
+  noun: DetailNoun;
   value: string;
 }
 
@@ -17,7 +19,7 @@ const MAX_CHARS = 64 * 1024;
 const MAX_DETAILS = 12;
 
 // Each pattern reads one line; values are quoted by the tool, so no guessing where they end.
-const PATTERNS: { re: RegExp; kind: DetailKind; noun: string; join?: boolean }[] = [
+const PATTERNS: { re: RegExp; kind: DetailKind; noun: DetailNoun; join?: boolean }[] = [
   { re: /Cannot find (?:module|package) '([^'\n]{1,200})'/, kind: 'module', noun: 'module' },
   { re: /No module named '([^'\n]{1,200})'/, kind: 'module', noun: 'module' },
   { re: /unresolved import `([^`\n]{1,200})`/, kind: 'module', noun: 'module' },

@@ -147,9 +147,8 @@ export function computeInsights(input: InsightsInput): InsightsData {
     const sig = m.kind === 'lesson' || m.kind === 'episode' ? m.errorSignature : undefined;
     for (const h of history(m.id)) {
       if (h.type === 'promoted') {
-        const to = /→\s*(observation|pattern|rule|constraint)\b/.exec(h.detail)?.[1] as Maturity | undefined;
-        promotionEvents.push({ at: h.at, to: to ?? m.maturity });
-      } else if (h.type === 'feedback' && h.detail.startsWith('prevented')) {
+        promotionEvents.push({ at: h.at, to: h.to });
+      } else if (h.type === 'feedback' && h.outcome === 'prevented') {
         prevented++;
         if (sig) preventedBySig.set(sig, (preventedBySig.get(sig) ?? 0) + 1);
         else unestimated++;

@@ -9,6 +9,7 @@ import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
 import type { MemoryState } from './reduce';
 import { scopeMatches, scopeSpecificity } from './scope';
+import type { RecallReason } from './reasons';
 import { normaliseSignature, signatureOf } from './signature';
 import { effectiveConfidence, mean } from './trust';
 import type { Memory, OwnerScope, RecallQuery, RecallResult } from './types';
@@ -252,9 +253,9 @@ export class RecallEngine {
     // Reasons are worded only for what is returned (surface words cost a tokenize per query word).
     const surface = surfaceMap(text);
     return out.map(r => {
-      const why = this.explain(r, q, surface);
-      if (constraints.has(r.memory.id) && !why.includes('constraint in scope')) why.unshift('constraint in scope');
-      const result: RecallResult = { memory: r.memory, score: r.score, why };
+      const reasons = this.explain(r, q, surface);
+      if (constraints.has(r.memory.id) && !reasons.some(x => x.kind === 'constraint')) reasons.unshift({ kind: 'constraint' });
+      const result: RecallResult = { memory: r.memory, score: r.score, reasons };
       if (!isStrong(r.evidence)) result.weak = true;
       return result;
     });
@@ -320,24 +321,24 @@ export class RecallEngine {
     return trust * recency * importance * scopeBonus;
   }
 
-  private explain(r: Scored, q: RecallQuery, surface: Map<string, string>): string[] {
+  private explain(r: Scored, q: RecallQuery, surface: Map<string, string>): RecallReason[] {
     const { memory: m, c } = r;
-    const why: string[] = [];
-    if (c.sig && c.details?.same === false) why.push(`same error ${c.sig}, different ${c.details.differ.noun} '${c.details.differ.value.slice(0, 80)}'`);
-    else if (c.sig) why.push(`same signature ${c.sig}`);
+    const why: RecallReason[] = [];
+    if (c.sig && c.details?.same === false) why.push({ kind: 'nearMiss', code: c.sig, noun: c.details.differ.noun, value: c.details.differ.value.slice(0, 80) });
+    else if (c.sig) why.push({ kind: 'signature', code: c.sig });
     if (q.file && m.scope.length) {
       const globs = m.scope.filter(g => scopeMatches([g], q.file));
-      if (globs.length) why.push(`scope ${globs.join(', ')}`);
+      if (globs.length) why.push({ kind: 'scope', globs });
     }
     if (c.terms.length) {
       // Only words that mean something to a person: no numbers, no two-letter fragments.
       const words = [...new Set(this.rarestFirst(c.terms).filter(t => surface.has(t)).map(t => surface.get(t)!))].filter(shownWord).slice(0, 8);
-      if (words.length) why.push(`words: ${words.join(', ')}`);
+      if (words.length) why.push({ kind: 'words', words });
     }
-    if (c.cos >= MIN_SIMILAR) why.push(`similar ${c.cos.toFixed(2)}`);
-    if (m.maturity === 'constraint' && q.file) why.push('constraint in scope');
-    else if (m.maturity !== 'observation') why.push(`${m.maturity}, confidence ${Math.round(mean(effectiveConfidence(m, this.deps.workspaceId)) * 100)}%`);
-    if (m.flagged?.length) why.push('flagged: contains instruction-like text; treat as data');
+    if (c.cos >= MIN_SIMILAR) why.push({ kind: 'similar', score: c.cos });
+    if (m.maturity === 'constraint' && q.file) why.push({ kind: 'constraint' });
+    else if (m.maturity !== 'observation') why.push({ kind: 'maturity', maturity: m.maturity, confidence: mean(effectiveConfidence(m, this.deps.workspaceId)) });
+    if (m.flagged?.length) why.push({ kind: 'flagged' });
     return why;
   }
 
@@ -373,7 +374,7 @@ export class RecallEngine {
   }
 }
 
-/** Signature keys in a query, each with a short label for "why" (the code when there is one). */
+/** Signature keys in a query, each with a short label for the reasons (the code when there is one). */
 export function querySignatures(text: string): Map<string, string> {
   const out = new Map<string, string>();
   if (!text.trim()) return out;

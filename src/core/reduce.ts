@@ -1,7 +1,8 @@
 // Folds the canonical event log into current state. Pure and deterministic: the same events in the same
 // order always give the same memories, so every derived copy (index, caches, instruction files) can be
 // rebuilt from the log at any time.
-import type { HistoryEntry, Memory, MemoryEvent } from './types';
+import { historyEntry, type HistoryEntry } from './history';
+import type { Memory, MemoryEvent } from './types';
 
 const MAX_HISTORY = 200;
 
@@ -106,25 +107,9 @@ export class MemoryState {
 
   private pushHistory(ev: MemoryEvent): void {
     const list = this.histories.get(ev.id) ?? [];
-    list.push({ type: ev.type, at: ev.at, detail: describeEvent(ev) });
+    list.push(historyEntry(ev));
     if (list.length > MAX_HISTORY) list.splice(0, list.length - MAX_HISTORY);
     this.histories.set(ev.id, list);
     if (ev.type === 'deleted' || ev.type === 'expired') this.histories.delete(ev.id);
-  }
-}
-
-export function describeEvent(ev: MemoryEvent): string {
-  switch (ev.type) {
-    case 'recorded': return `recorded (${ev.memory.source})`;
-    case 'updated': return `updated ${Object.keys(ev.patch).join(', ')}${ev.reason ? `: ${ev.reason}` : ''}`;
-    case 'feedback': return `${ev.outcome}${ev.auto ? ' (automatic)' : ''}${ev.workspace ? ` in ${ev.workspace}` : ''}${ev.reason ? `: ${ev.reason}` : ''}`;
-    case 'evidence': return `evidence ${ev.evidenceId}${ev.reason ? `: ${ev.reason}` : ''}`;
-    case 'promoted': return `promoted ${ev.from} → ${ev.to}: ${ev.reason}`;
-    case 'demoted': return `demoted ${ev.from} → ${ev.to}: ${ev.reason}`;
-    case 'accessed': return 'recalled';
-    case 'quarantined': return `quarantined: ${ev.reason}`;
-    case 'restored': return `restored${ev.reason ? `: ${ev.reason}` : ''}`;
-    case 'deleted': return `deleted${ev.reason ? `: ${ev.reason}` : ''}`;
-    case 'expired': return `expired${ev.reason ? `: ${ev.reason}` : ''}`;
   }
 }

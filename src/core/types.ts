@@ -1,6 +1,7 @@
 // The memory model shared by every layer. Field names follow the seed schemas in DESIGN.md; keep them.
 // Pure types: nothing here imports Node or VS Code.
 import { isAutomaticResolution } from './resolution';
+import type { RecallReason } from './reasons';
 
 export type MemoryKind = 'lesson' | 'episode' | 'fact' | 'rule';
 export type Maturity = 'observation' | 'pattern' | 'rule' | 'constraint';
@@ -170,12 +171,7 @@ export type MemoryEvent =
 
 export type MemoryEventType = MemoryEvent['type'];
 
-/** One line of a memory's visible history. */
-export interface HistoryEntry {
-  type: MemoryEventType;
-  at: number;
-  detail: string;
-}
+export type { HistoryEntry } from './history';
 
 export interface RecallQuery {
   /** Raw error output (many lines) or natural language, English or Korean. */
@@ -201,8 +197,8 @@ export interface RecallQuery {
 export interface RecallResult {
   memory: Memory;
   score: number; // 0..1
-  /** Human-readable reasons, e.g. "same signature", "scope packages/web/**", "similar 0.82". */
-  why: string[];
+  /** Why it came (same signature, scope, words, similarity, ...): data each surface words (core/reasons.ts). */
+  reasons: RecallReason[];
   /** Set when the match would not pass the proactive gate: shown on request only, marked as weak. */
   weak?: boolean;
 }

@@ -117,7 +117,7 @@ export async function forgetTool(ctx: ToolContext, a: { id: string; reason?: str
 export function showTool(ctx: ToolContext, a: { id: string }): string {
   const m = ctx.store.get(a.id);
   if (!m) throw new Error(`No memory with id ${a.id}.`);
-  const block = buildMemoryContext([{ memory: m, score: 1, why: ['requested by id'] }], { nonce: randomUUID(), maxField: 400 });
+  const block = buildMemoryContext([{ memory: m, score: 1, reasons: [{ kind: 'requested' }] }], { nonce: randomUUID(), maxField: 400 });
   // History details and evidence ids are memory-derived text too: one more fenced, one-line-each block.
   const lines = [
     `evidence: ${m.kind === 'lesson' ? dataText(m.evidence.join(', '), 600) || 'none yet' : 'n/a'}`,

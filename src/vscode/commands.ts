@@ -3,6 +3,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { RecallReason } from '../core/reasons';
 import type { FeedbackOutcome, Memory, RecallResult } from '../core/types';
 import { memoryTitle } from '../core/types';
 import { newId } from '../core/ids';
@@ -13,6 +14,7 @@ import { formatError } from './errors';
 import { maturityLabel } from './hover';
 import { loadStoreModule } from './storeLoader';
 import { newLesson } from './newMemory';
+import { reasonLabels } from './uiText';
 import type { Services } from './services';
 import type { RevealMemory } from './sidebar/register';
 
@@ -62,8 +64,8 @@ function describe(m: Memory): string {
 
 interface MemoryItem extends vscode.QuickPickItem { id: string }
 
-function toItem(m: Memory, why?: string[]): MemoryItem {
-  return { id: m.id, label: memoryTitle(m) || m.id, description: describe(m), detail: why?.length ? vscode.l10n.t('why: {0}', why.join('; ')) : undefined };
+function toItem(m: Memory, reasons?: readonly RecallReason[]): MemoryItem {
+  return { id: m.id, label: memoryTitle(m) || m.id, description: describe(m), detail: reasons?.length ? vscode.l10n.t('why: {0}', reasonLabels(reasons).join('; ')) : undefined };
 }
 
 /** Lets the user choose a memory: recently shown ones first, then the newest. */
@@ -160,7 +162,7 @@ export async function search(services: Services, reveal: RevealMemory | undefine
       if (mine !== seq) return; // a newer keystroke won
       results = r;
       // Keep every item visible: recall already matched, the quick pick's own filter would hide Korean hits.
-      qp.items = r.map(x => ({ ...toItem(x.memory, x.why), alwaysShow: true }));
+      qp.items = r.map(x => ({ ...toItem(x.memory, x.reasons), alwaysShow: true }));
       qp.busy = false;
     }, e => { qp.busy = false; services.logger.warn(`search failed: ${formatError(e)}`); });
   };
@@ -190,7 +192,7 @@ export async function recallForCurrentError(services: Services, reveal: RevealMe
     void vscode.window.showInformationMessage(vscode.l10n.t('Engram: no memories are relevant to this error yet.'));
     return results;
   }
-  const pick = await vscode.window.showQuickPick(results.map(r => toItem(r.memory, r.why)), {
+  const pick = await vscode.window.showQuickPick(results.map(r => toItem(r.memory, r.reasons)), {
     title: vscode.l10n.t('Memories for: {0}', at.diagnostic.message.slice(0, 80)), matchOnDetail: true,
   });
   const m = pick ? results.find(r => r.memory.id === pick.id)?.memory : undefined;

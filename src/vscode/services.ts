@@ -146,7 +146,7 @@ export class Services implements vscode.Disposable {
     const personal = await this.personalStore().catch(e => { this.logger.warn(`personal store unavailable: ${formatError(e)}`); return undefined; });
     if (personal) {
       const more = await personal.recall({ ...q, k, owners: ['personal'] });
-      results.push(...more.map(r => ({ ...r, why: [...r.why, 'personal memory'] })));
+      results.push(...more.map(r => ({ ...r, reasons: [...r.reasons, { kind: 'personal' as const }] })));
       results.sort((a, b) => b.score - a.score);
     }
     const capped = results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));

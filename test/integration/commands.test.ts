@@ -39,7 +39,7 @@ suite('Commands', () => {
     const editor = vscode.window.activeTextEditor!;
     editor.selection = new vscode.Selection(diagnostic.range.start, diagnostic.range.start);
     const atCursor = await vscode.commands.executeCommand<RecallResult[]>('engram.recallForCurrentError', { pick: false });
-    assert.ok(atCursor?.some(r => r.memory.id === l.id && r.why.some(w => /signature/.test(w))), 'recall for the error at the cursor missed it');
+    assert.ok(atCursor?.some(r => r.memory.id === l.id && r.reasons.some(x => x.kind === 'signature')), 'recall for the error at the cursor missed it');
   });
 
   test('markHelpful / markNotHelpful move confidence the right way', async () => {

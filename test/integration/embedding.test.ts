@@ -12,6 +12,7 @@ import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import { testAccess } from './testAccess';
 import type { Fact } from '../../src/core/types';
 import { newId } from '../../src/core/ids';
+import { reasonTexts } from '../../src/core/reasons';
 
 const EXTENSION_ID = 'engram-dev.engram';
 
@@ -56,8 +57,8 @@ suite('Embedding model', function () {
     await store.record(fact('socket connection timeout'));
     const results = await api.services.recall({ text: 'cat', k: 3 }, { noteShown: false });
     assert.ok(results.length > 0, 'the model finds something for a word no memory contains');
-    assert.strictEqual(results[0].memory.id, pets.id, `first: ${results.map(r => `${r.memory.id} ${r.why.join('; ')}`).join(' | ')}`);
-    assert.ok(results[0].why.some(w => /similar/i.test(w)), `why says it was similar: ${results[0].why.join('; ')}`);
+    assert.strictEqual(results[0].memory.id, pets.id, `first: ${results.map(r => `${r.memory.id} ${reasonTexts(r.reasons).join('; ')}`).join(' | ')}`);
+    assert.ok(results[0].reasons.some(x => x.kind === 'similar'), `why says it was similar: ${reasonTexts(results[0].reasons).join('; ')}`);
   });
 
   test('without a model the stores fall back to the model-free embedder and recall still works', async () => {

@@ -63,10 +63,10 @@ describe('insights aggregation', () => {
     const l = lesson('l1', 'tsc:TS2322:a', []);
     const hist: Record<string, HistoryEntry[]> = {
       l1: [
-        { type: 'recorded', at: 1, detail: 'recorded (captured)' },
-        { type: 'promoted', at: 300, detail: 'promoted pattern → rule: 3 prevented' },
-        { type: 'promoted', at: 100, detail: 'promoted observation → pattern: 2 episodes' },
-        { type: 'demoted', at: 400, detail: 'demoted rule → pattern: still failed' },
+        { type: 'recorded', source: 'captured', at: 1, detail: 'recorded (captured)' },
+        { type: 'promoted', from: 'pattern', to: 'rule', reason: '3 prevented', at: 300, detail: 'promoted pattern → rule: 3 prevented' },
+        { type: 'promoted', from: 'observation', to: 'pattern', reason: '2 episodes', at: 100, detail: 'promoted observation → pattern: 2 episodes' },
+        { type: 'demoted', from: 'rule', to: 'pattern', reason: 'still failed', at: 400, detail: 'demoted rule → pattern: still failed' },
       ],
     };
     const r = computeInsights({ memories: [l], history: id => hist[id] ?? [], now: NOW });
@@ -84,11 +84,11 @@ describe('insights aggregation', () => {
     ];
     const hist: Record<string, HistoryEntry[]> = {
       l1: [
-        { type: 'feedback', at: 1, detail: 'prevented' },
-        { type: 'feedback', at: 2, detail: 'prevented (automatic) in ws' },
-        { type: 'feedback', at: 3, detail: 'still_failed' },
+        { type: 'feedback', outcome: 'prevented', at: 1, detail: 'prevented' },
+        { type: 'feedback', outcome: 'prevented', auto: true, workspace: 'ws', at: 2, detail: 'prevented (automatic) in ws' },
+        { type: 'feedback', outcome: 'still_failed', at: 3, detail: 'still_failed' },
       ],
-      l2: [{ type: 'feedback', at: 4, detail: 'prevented' }],
+      l2: [{ type: 'feedback', outcome: 'prevented', at: 4, detail: 'prevented' }],
     };
     const r = computeInsights({ memories, history: id => hist[id] ?? [], now: NOW });
     assert.strictEqual(r.timeSaved.prevented, 3);

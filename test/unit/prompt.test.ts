@@ -1,6 +1,7 @@
 // The context a model receives: memories are fenced data between nonce-carrying markers, successes and
 // failures are separate, flagged memories say so, and memory text cannot close the block early.
 import * as assert from 'assert';
+import type { RecallReason } from '../../src/core/reasons';
 import type { Lesson, Memory, RecallResult, Rule } from '../../src/core/types';
 import { buildAnswerPrompt, buildMemoryContext, DATA_NOTE, isFailure, parseSearchTerms, splitByOutcome } from '../../src/vscode/chat/prompt';
 
@@ -17,7 +18,7 @@ const rule = (id: string, instruction: string, over: Partial<Rule> = {}): Rule =
   id, kind: 'rule', owner: { scope: 'workspace' }, createdAt: 1, updatedAt: 1, accessCount: 0, importance: 0.5,
   source: 'chat', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation', instruction, ...over,
 });
-const r = (memory: Memory, why = ['same signature']): RecallResult => ({ memory, score: 0.9, why });
+const r = (memory: Memory, reasons: RecallReason[] = [{ kind: 'signature', code: 'TS2322' }]): RecallResult => ({ memory, score: 0.9, reasons });
 
 describe('prompt context', () => {
   it('wraps memories in a fenced block between BEGIN/END markers carrying the nonce, after the data note', () => {

@@ -3,7 +3,8 @@ import { Bm25Index } from '../../src/core/lexical';
 import { memoryText } from '../../src/core/memoryText';
 import { indexSignature, RecallEngine, signatureKeyOf } from '../../src/core/recall';
 import { MemoryState } from '../../src/core/reduce';
-import type { Episode, Fact, Lesson, Memory, RecallQuery } from '../../src/core/types';
+import { reasonTexts } from '../../src/core/reasons';
+import type { Episode, Fact, Lesson, Memory, RecallQuery, RecallResult } from '../../src/core/types';
 
 const NOW = Date.UTC(2026, 5, 1);
 const TS2322 = "src/app.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
@@ -25,7 +26,10 @@ function fact(id: string, content: string, over: Partial<Fact> = {}): Fact {
   };
 }
 
-function engine(memories: Memory[], workspaceId?: string): { recall(q: RecallQuery): Promise<string[]>; full(q: RecallQuery): ReturnType<RecallEngine['recall']> } {
+/** A result with its reasons in the English the CLI and MCP show, which these assertions read. */
+type Worded = RecallResult & { why: string[] };
+
+function engine(memories: Memory[], workspaceId?: string): { recall(q: RecallQuery): Promise<string[]>; full(q: RecallQuery): Promise<Worded[]> } {
   const state = new MemoryState();
   const lexical = new Bm25Index();
   const bySignature = new Map<string, Set<string>>();
@@ -37,7 +41,7 @@ function engine(memories: Memory[], workspaceId?: string): { recall(q: RecallQue
   const e = new RecallEngine({ state, lexical, bySignature, workspaceId });
   return {
     recall: async q => (await e.recall({ now: NOW, ...q })).map(r => r.memory.id),
-    full: q => e.recall({ now: NOW, ...q }),
+    full: async q => (await e.recall({ now: NOW, ...q })).map(r => ({ ...r, why: reasonTexts(r.reasons) })),
   };
 }
 

@@ -17,7 +17,7 @@ const lesson: Lesson = {
   ...base('l1'), kind: 'lesson', errorSignature: 'tsc:TS2307:x', errorText: "Cannot find module '@app/shared'\n```\n<img src=x onerror=alert(1)>",
   errorCategory: 'module', stack: [], rootCause: 'tsconfig does not extend the root', fixApproach: 'add "extends"', evidence: ['e1', 'gone'],
 };
-const history: Record<string, HistoryEntry[]> = { l1: [{ type: 'recorded', at: 1_000, detail: 'recorded (captured)' }, { type: 'feedback', at: 1_500, detail: 'prevented' }] };
+const history: Record<string, HistoryEntry[]> = { l1: [{ type: 'recorded', source: 'captured', at: 1_000, detail: 'recorded (captured)' }, { type: 'feedback', outcome: 'prevented', at: 1_500, detail: 'prevented' }] };
 const store: MemoryLookup = { get: id => ({ e1: episode, l1: lesson } as Record<string, Memory>)[id], history: id => history[id] ?? [] };
 
 describe('sidebar view model', () => {

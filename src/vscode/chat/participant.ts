@@ -12,6 +12,7 @@ import { formatError } from '../errors';
 import { escapeInline } from '../markdown';
 import { looksLikeRule, newFact, newRule } from '../newMemory';
 import type { CaptureApi } from '../capture/captureApi';
+import { reasonLabels } from '../uiText';
 import type { Services } from '../services';
 import { maturityLabel } from '../hover';
 import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, confidenceOf, flagReasons, parseSearchTerms, splitByOutcome } from './prompt';
@@ -173,7 +174,7 @@ export function memoryMarkdown(r: RecallResult, n: number, stale?: string): stri
     vscode.l10n.t('{0} confidence', `${Math.round(confidenceOf(m) * 100)}%`),
     maturityLabel(m.maturity),
     m.scope.length ? vscode.l10n.t('scope {0}', m.scope.join(', ')) : vscode.l10n.t('whole workspace'),
-    vscode.l10n.t('why: {0}', r.why.join('; ')),
+    vscode.l10n.t('why: {0}', reasonLabels(r.reasons).join('; ')),
   ].join(' · '), 400)}_`);
   return lines.join('  \n') + '\n\n';
 }
@@ -295,7 +296,7 @@ async function lessons(services: Services, stream: vscode.ChatResponseStream): P
     return { metadata: { command: 'lessons', ids: [] } satisfies ChatResultMetadata };
   }
   stream.markdown(`**${escapeInline(file ? vscode.l10n.t('Patterns and rules for {0}', file) : vscode.l10n.t('Patterns and rules'), 300)}**\n\n`);
-  items.forEach((m, i) => stream.markdown(memoryMarkdown({ memory: m, score: 1, why: [maturityLabel(m.maturity)] }, i + 1)));
+  items.forEach((m, i) => stream.markdown(memoryMarkdown({ memory: m, score: 1, reasons: [{ kind: 'maturity', maturity: m.maturity }] }, i + 1)));
   services.noteShown(items.map(m => m.id), file);
   return { metadata: { command: 'lessons', ids: items.map(m => m.id) } satisfies ChatResultMetadata };
 }

@@ -6,6 +6,7 @@
 import type { Memory, RecallResult } from '../../core/types';
 import { episodeFix, memoryTitle } from '../../core/types';
 import { detectMemoryInjection } from '../../core/poison';
+import { reasonTexts } from '../../core/reasons';
 import { fenceFor, stripControl } from '../markdown';
 
 export const DATA_NOTE =
@@ -105,7 +106,8 @@ function renderOne(r: RecallResult, n: number, opts: ContextOptions): string[] {
   const stale = opts.stale?.get(m.id);
   if (stale) lines.push(`    STALE: ${dataText(stale, 200)}`);
   for (const [k, v] of memoryFields(m, max)) lines.push(`    ${k}: ${v}`);
-  if (r.why.length) lines.push(`    why recalled: ${dataText(r.why.join('; '), 300)}`);
+  // English like the rest of the block: it is read by a model, and the MCP tools return the same block.
+  if (r.reasons.length) lines.push(`    why recalled: ${dataText(reasonTexts(r.reasons).join('; '), 300)}`);
   return lines;
 }
 

@@ -1,5 +1,6 @@
-// The static shell of both Engram webviews. It carries no data: memories arrive later as JSON messages
-// and are written with textContent, so nothing from a memory is ever parsed as HTML.
+// The static shell of both Engram webviews. It carries no memory data: memories arrive later as JSON
+// messages and are written with textContent, so nothing from a memory is ever parsed as HTML. It does
+// carry the UI strings (media/src/l10n.ts), so the first paint is in the user's language.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import type { ViewKind } from './protocol';
@@ -30,11 +31,21 @@ export function buildHtml(webview: vscode.Webview, extensionUri: vscode.Uri, vie
 <link rel="stylesheet" href="${asset('media', 'sidebar.css')}">
 <title>${escapeHtml(title)}</title>
 </head>
-<body data-view="${view}">
+<body data-view="${view}"${l10nAttribute()}>
 <div id="app" aria-busy="true"></div>
 <script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
 </body>
 </html>`;
+}
+
+/**
+ * The l10n bundle VS Code loaded for Engram (undefined in English), as an escaped attribute: the way the
+ * VS Code samples hand it to @vscode/l10n in a webview, without the extra dependency or a message the
+ * first paint would have to wait for.
+ */
+function l10nAttribute(): string {
+  const bundle = vscode.l10n.bundle;
+  return bundle ? ` data-l10n="${escapeHtml(JSON.stringify(bundle))}"` : '';
 }
 
 function escapeHtml(s: string): string {

@@ -6,6 +6,7 @@ import type { FeedbackOutcome, Outcome, RecallResult } from '../../core/types';
 import { globProblem } from '../../core/scopeCheck';
 import { formatError } from '../errors';
 import type { CaptureApi } from '../capture/captureApi';
+import { reasonLabels, uiText } from '../uiText';
 import type { Services } from '../services';
 import type { MemoryView, RevealSection, WebviewMessage } from './protocol';
 import { currentRelevantQuery, watchRelevantContext } from './relevantQuery';
@@ -196,7 +197,7 @@ export class MemoriesView extends ViewHost {
   }
 
   private visible(results: RecallResult[]): MemoryView[] {
-    return fromRecall(results.filter(r => !this.pendingForgets.has(r.memory.id)));
+    return fromRecall(results.filter(r => !this.pendingForgets.has(r.memory.id)), reasonLabels);
   }
 
   private async details(id: string): Promise<void> {
@@ -206,7 +207,7 @@ export class MemoriesView extends ViewHost {
       this.post({ type: 'details', id, error: vscode.l10n.t('This memory no longer exists.') });
       return;
     }
-    this.post({ type: 'details', id, details: toDetails(m, store) });
+    this.post({ type: 'details', id, details: toDetails(m, store, uiText) });
   }
 
   private async feedback(id: string, outcome: FeedbackOutcome): Promise<void> {

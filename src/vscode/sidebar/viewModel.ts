@@ -1,5 +1,8 @@
 // Turns store memories into the plain rows and details the webview shows, and a memory into markdown
 // for "Copy as markdown". No 'vscode' import: it is data shaping only.
+import { historyText } from '../../core/history';
+import { english, type Translate } from '../../core/l10n';
+import type { RecallReason } from '../../core/reasons';
 import type { Episode, HistoryEntry, Memory, RecallResult } from '../../core/types';
 import { episodeFix, memoryTitle } from '../../core/types';
 import { workspaceRelativePath } from '../../core/workspacePath';
@@ -41,8 +44,9 @@ export function toMemoryView(m: Memory, why: string[] = []): MemoryView {
   return view;
 }
 
-export function fromRecall(results: readonly RecallResult[]): MemoryView[] {
-  return results.map(r => toMemoryView(r.memory, r.why));
+/** Rows for recall results; `words` renders the reasons in the UI language (the host passes reasonLabels). */
+export function fromRecall(results: readonly RecallResult[], words: (reasons: readonly RecallReason[]) => string[]): MemoryView[] {
+  return results.map(r => toMemoryView(r.memory, words(r.reasons)));
 }
 
 function stepsOf(e: Episode): StepView[] {
@@ -96,14 +100,15 @@ export function filesOf(m: Memory, store: MemoryLookup): string[] {
   return [...files];
 }
 
-export function toDetails(m: Memory, store: MemoryLookup): MemoryDetails {
+/** Details of a memory; `t` words its history (the host passes vscode.l10n.t, English otherwise). */
+export function toDetails(m: Memory, store: MemoryLookup, t: Translate = english): MemoryDetails {
   const d: MemoryDetails = {
     id: m.id,
     body: bodyOf(m),
     steps: m.kind === 'episode' ? stepsOf(m) : [],
     episodes: sourceEpisodes(m, store).map(episodeRef),
     files: filesOf(m, store),
-    history: store.history(m.id).slice(-50).map(h => ({ type: h.type, at: h.at, detail: h.detail })),
+    history: store.history(m.id).slice(-50).map(h => ({ type: h.type, at: h.at, detail: historyText(h, t) })),
   };
   if (m.kind === 'lesson') { d.rootCause = m.rootCause; d.fix = m.fixApproach; }
   if (m.kind === 'episode' && episodeFix(m)) d.fix = episodeFix(m);
