@@ -3,21 +3,9 @@
 // events are written by people or by policy code and stay as written.
 import { english, type Translate } from './l10n';
 import { maturityText } from './reasons';
-import type { FeedbackOutcome, Maturity, MemoryEvent, MemorySource } from './types';
+import type { FeedbackOutcome, HistoryEntry, HistoryFacts, MemoryEvent, MemorySource } from './types';
 
-/** An event without its id or payload: enough to say what happened. */
-export type HistoryFacts =
-  | { type: 'recorded'; source: MemorySource }
-  | { type: 'updated'; fields: string[]; reason?: string }
-  | { type: 'feedback'; outcome: FeedbackOutcome; auto?: boolean; workspace?: string; reason?: string }
-  | { type: 'evidence'; evidenceId: string; reason?: string }
-  | { type: 'promoted' | 'demoted'; from: Maturity; to: Maturity; reason: string }
-  | { type: 'accessed' }
-  | { type: 'quarantined'; reason: string }
-  | { type: 'restored' | 'deleted' | 'expired'; reason?: string };
-
-/** One line of a memory's visible history; `detail` is its English text. */
-export type HistoryEntry = HistoryFacts & { at: number; detail: string };
+export type { HistoryEntry, HistoryFacts } from './types';
 
 export function historyFacts(ev: MemoryEvent): HistoryFacts {
   switch (ev.type) {

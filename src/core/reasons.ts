@@ -1,31 +1,11 @@
 // Why a memory was recalled, as data: recall decides the reasons, each surface words them with one
 // renderer and its own translator. The host passes vscode.l10n.t (src/vscode/reasonText.ts); the CLI,
 // MCP and the model context use English, which reads as those surfaces always showed it.
-import type { DetailNoun } from './errorDetails';
 import { english, type Translate } from './l10n';
-import type { Maturity } from './types';
+import type { DetailNoun } from './errorDetails';
+import type { Maturity, RecallReason } from './types';
 
-export type RecallReason =
-  /** The query carries the memory's error signature; `code` is its code or family ("TS2322"). */
-  | { kind: 'signature'; code: string }
-  /** The same signature, but another module / type / test: a near miss, never shown unasked. */
-  | { kind: 'nearMiss'; code: string; noun: DetailNoun; value: string }
-  /** The memory's scope globs that match the file at hand. */
-  | { kind: 'scope'; globs: string[] }
-  /** Query words the memory has, as the query spelled them, rarest first. */
-  | { kind: 'words'; words: string[] }
-  /** Cosine similarity with the query (vectors). */
-  | { kind: 'similar'; score: number }
-  /** A constraint whose scope covers the file: always included. */
-  | { kind: 'constraint' }
-  /** Above observation; `confidence` (0..1) when recall weighed it, absent when a list names the rung only. */
-  | { kind: 'maturity'; maturity: Maturity; confidence?: number }
-  /** Holds instruction-like text (core/poison.ts): data, not orders. */
-  | { kind: 'flagged' }
-  /** From the user's personal store rather than the workspace's. */
-  | { kind: 'personal' }
-  /** Asked for by id (MCP engram_get), not found by a query. */
-  | { kind: 'requested' };
+export type { RecallReason } from './types';
 
 export type ReasonKind = RecallReason['kind'];
 

@@ -1,7 +1,7 @@
 // The memory model shared by every layer. Field names follow the seed schemas in DESIGN.md; keep them.
 // Pure types: nothing here imports Node or VS Code.
 import { isAutomaticResolution } from './resolution';
-import type { RecallReason } from './reasons';
+import type { DetailNoun } from './errorDetails';
 
 export type MemoryKind = 'lesson' | 'episode' | 'fact' | 'rule';
 export type Maturity = 'observation' | 'pattern' | 'rule' | 'constraint';
@@ -171,7 +171,42 @@ export type MemoryEvent =
 
 export type MemoryEventType = MemoryEvent['type'];
 
-export type { HistoryEntry } from './history';
+/** An event without its id or payload: enough to say what happened. */
+export type HistoryFacts =
+  | { type: 'recorded'; source: MemorySource }
+  | { type: 'updated'; fields: string[]; reason?: string }
+  | { type: 'feedback'; outcome: FeedbackOutcome; auto?: boolean; workspace?: string; reason?: string }
+  | { type: 'evidence'; evidenceId: string; reason?: string }
+  | { type: 'promoted' | 'demoted'; from: Maturity; to: Maturity; reason: string }
+  | { type: 'accessed' }
+  | { type: 'quarantined'; reason: string }
+  | { type: 'restored' | 'deleted' | 'expired'; reason?: string };
+
+/** One line of a memory's visible history; `detail` is its English text. */
+export type HistoryEntry = HistoryFacts & { at: number; detail: string };
+
+/** Why a memory was recalled, as data each surface words (core/reasons.ts renders it). */
+export type RecallReason =
+  /** The query carries the memory's error signature; `code` is its code or family ("TS2322"). */
+  | { kind: 'signature'; code: string }
+  /** The same signature, but another module / type / test: a near miss, never shown unasked. */
+  | { kind: 'nearMiss'; code: string; noun: DetailNoun; value: string }
+  /** The memory's scope globs that match the file at hand. */
+  | { kind: 'scope'; globs: string[] }
+  /** Query words the memory has, as the query spelled them, rarest first. */
+  | { kind: 'words'; words: string[] }
+  /** Cosine similarity with the query (vectors). */
+  | { kind: 'similar'; score: number }
+  /** A constraint whose scope covers the file: always included. */
+  | { kind: 'constraint' }
+  /** Above observation; `confidence` (0..1) when recall weighed it, absent when a list names the rung only. */
+  | { kind: 'maturity'; maturity: Maturity; confidence?: number }
+  /** Holds instruction-like text (core/poison.ts): data, not orders. */
+  | { kind: 'flagged' }
+  /** From the user's personal store rather than the workspace's. */
+  | { kind: 'personal' }
+  /** Asked for by id (MCP engram_get), not found by a query. */
+  | { kind: 'requested' };
 
 export interface RecallQuery {
   /** Raw error output (many lines) or natural language, English or Korean. */
