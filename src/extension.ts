@@ -58,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
   start('chat', () => registerChat(services, capture));
   start('tools', () => registerTools(services, capture));
   start('instructions', () => registerInstructions(services));
-  start('constraints', () => registerConstraints(services));
+  const constraints = start('constraints', () => registerConstraints(services));
   start('relevant status', () => registerRelevantStatus(services, needs(diagnostics, 'diagnostic recall')));
   start('lifecycle', () => registerLifecycle(services));
   start('mcp', () => registerMcp(services));
@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
   // source, never in an installed extension.
   const testing: EngramTestAccess | undefined = context.extensionMode === vscode.ExtensionMode.Production
     ? undefined
-    : { services, capture, diagnostics, reveal };
+    : { services, capture, diagnostics, reveal, constraints };
   return {
     recall: query => services.recall(query),
     onDidChangeMemories: services.onDidChangeMemories,

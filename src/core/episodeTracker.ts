@@ -132,6 +132,11 @@ export class EpisodeTracker {
     return [...this.episodes.values()];
   }
 
+  /** Files with an error that has not yet lasted the noise threshold (not an episode yet). */
+  pendingFiles(): string[] {
+    return [...this.files].filter(([, s]) => s.pending.size > 0).map(([file]) => file);
+  }
+
   /**
    * Open episodes saved when the window closed, back on the next start. A diagnostics episode's error
    * must be seen again or seen gone; nothing that happened in between is claimed (no baselines survive).

@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { RecallQuery, RecallResult } from '../core/types';
 import type { CaptureApi } from './capture/captureApi';
+import type { ConstraintChecks } from './constraints';
 import type { DiagnosticRecall } from './diagnosticRecall';
 import type { Services } from './services';
 import type { RevealMemory } from './sidebar/register';
@@ -31,4 +32,6 @@ export interface EngramTestAccess {
   readonly diagnostics: DiagnosticRecall | undefined;
   /** Undefined when the sidebar failed to start. */
   readonly reveal: RevealMemory | undefined;
+  /** Undefined when constraint checks failed to start. */
+  readonly constraints: ConstraintChecks | undefined;
 }

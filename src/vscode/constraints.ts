@@ -23,8 +23,16 @@ function oneLine(s: string, max = 200): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-export function registerConstraints(services: Services): void {
+/** What the last check of each open document saw: its version and the constraints it was checked against. */
+export interface ConstraintChecks {
+  lastCheck(uri: vscode.Uri): { version: number; constraintIds: readonly string[] } | undefined;
+}
+
+export function registerConstraints(services: Services): ConstraintChecks {
   const collection = vscode.languages.createDiagnosticCollection('engram');
+  // Kept so a caller (the integration tests) can wait for a document to have been checked instead of
+  // sleeping; bounded by the open documents (entries go when a document closes).
+  const lastChecks = new Map<string, { version: number; constraintIds: readonly string[] }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   let constraints: Constraint[] = [];
   let loaded: Promise<void> | undefined;
@@ -50,6 +58,8 @@ export function registerConstraints(services: Services): void {
   };
 
   const check = (doc: vscode.TextDocument): void => {
+    if (doc.isClosed) return;
+    lastChecks.set(doc.uri.toString(), { version: doc.version, constraintIds: enabled() ? constraints.map(c => c.id) : [] });
     if (!enabled()) { collection.delete(doc.uri); return; }
     const rel = services.workspaceRelative(doc.uri);
     const applicable = rel ? constraints.filter(c => scopeMatches(c.scope, rel) && scopeMatches([c.check.glob], rel)) : [];
@@ -93,7 +103,7 @@ export function registerConstraints(services: Services): void {
     vscode.workspace.onDidOpenTextDocument(d => schedule(d, 0)),
     vscode.workspace.onDidChangeTextDocument(e => { if (e.contentChanges.length) schedule(e.document); }),
     vscode.workspace.onDidSaveTextDocument(d => schedule(d, 0)),
-    vscode.workspace.onDidCloseTextDocument(d => { collection.delete(d.uri); }),
+    vscode.workspace.onDidCloseTextDocument(d => { collection.delete(d.uri); lastChecks.delete(d.uri.toString()); }),
     services.onDidChangeMemories(() => {
       // Memories change in bursts while capture writes: re-read the constraints once the burst is over.
       if (allTimer) clearTimeout(allTimer);
@@ -106,6 +116,7 @@ export function registerConstraints(services: Services): void {
   // Open editors are checked once the window has settled; the store is not opened earlier than that.
   const initial = setTimeout(() => { if (vscode.workspace.textDocuments.length) void checkAll(); }, 1500);
   subs.push({ dispose: () => clearTimeout(initial) });
+  return { lastCheck: uri => lastChecks.get(uri.toString()) };
 }
 
 /** "Open memory" on every Engram constraint warning. */

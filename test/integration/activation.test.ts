@@ -8,6 +8,7 @@ import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Fact } from '../../src/core/types';
 import { newId } from '../../src/core/ids';
 import { testAccess } from './testAccess';
+import { waitFor } from './waitFor';
 
 export const EXTENSION_ID = 'engram-dev.engram';
 /** Content of the memory phase 1 writes and phase 2 (after a restart) must still find. */
@@ -67,17 +68,13 @@ suite('Activation', () => {
     const { t } = await activated();
     assert.strictEqual(t.services.logChannel.name, 'Engram');
     // The channel's file shows it really exists in this window; its "activated in X ms" line is printed.
-    let line: string | undefined;
-    let files: string[] = [];
-    for (let i = 0; i < 50 && !line; i++) {
-      files = logFiles(t.services.context);
-      for (const f of files) {
+    const line = await waitFor('an "activated in … ms" line in the Engram log', () => {
+      for (const f of logFiles(t.services.context)) {
         const m = /activated in ([\d.]+) ms/.exec(fs.readFileSync(f, 'utf8'));
-        if (m) line = m[0];
+        if (m) return m[0];
       }
-      if (!line) await new Promise(r => setTimeout(r, 100));
-    }
-    assert.ok(line, `no "activated in … ms" line in the Engram log (looked at: ${files.join(', ') || 'no files'})`);
+      return undefined;
+    }, 20_000);
     console.log(`    activation main-thread time: ${line}`);
   });
 
@@ -110,13 +107,7 @@ suite('Host', () => {
     try {
       const started = Date.now();
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-      let diags: vscode.Diagnostic[] = [];
-      for (let i = 0; i < 450 && !diags.some(d => d.source === 'ts'); i++) {
-        await new Promise(r => setTimeout(r, 200));
-        diags = vscode.languages.getDiagnostics(uri);
-      }
-      const ts = diags.find(d => d.source === 'ts');
-      assert.ok(ts, `no TypeScript diagnostic within 90 s (got: ${JSON.stringify(diags.map(d => d.message))})`);
+      const ts = await waitFor('a TypeScript diagnostic', () => vscode.languages.getDiagnostics(uri).find(d => d.source === 'ts'), 90_000);
       const code = typeof ts.code === 'object' ? ts.code.value : ts.code;
       assert.strictEqual(String(code), '2322');
       console.log(`    TypeScript diagnostic after ${Date.now() - started} ms: TS${code} ${ts.message}`);

@@ -8,6 +8,7 @@ import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Episode, Lesson, Memory } from '../../src/core/types';
 import { newId } from '../../src/core/ids';
 import { testAccess } from './testAccess';
+import { waitFor } from './waitFor';
 
 const EXTENSION_ID = 'engram-dev.engram';
 // Realistic-looking credentials (not real ones): they must never reach the storage folder.
@@ -25,15 +26,6 @@ async function api(): Promise<EngramTestAccess> {
   return testAccess(await ext.activate());
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise(r => setTimeout(r, 100));
-  }
-}
 
 function root(): string {
   const f = vscode.workspace.workspaceFolders?.[0];
@@ -159,12 +151,16 @@ suite('Capture', function () {
     const seenAt = Date.now();
     // TS2304 or TS2552 ("did you mean …?") depending on what is in scope.
     await waitFor('an error for the half-typed name', () => errors(uri).find(d => /halfTyp/.test(d.message)), 120_000);
+    // flush() reads what VS Code has reported: capture has seen the error and waits out the threshold.
+    await capture.flush();
+    assert.ok(capture.pendingFiles().includes(file), `capture did not see the error (pending: ${capture.pendingFiles().join(', ')})`);
     await replaceLine(uri, 'return n * halfTypedFactor;', 'return n * 2;');
     await waitFor('the error to clear', () => errors(uri).length === 0 || undefined);
     const lived = Date.now() - seenAt;
-    // Let the threshold pass, so an episode (wrongly) opened by the deadline would be visible now.
-    await new Promise(r => setTimeout(r, NOISE_THRESHOLD_MS + 500));
+    // Seen gone before the threshold: dropped as noise. Nothing is left pending that a deadline could
+    // still turn into an episode, so what is asserted below cannot change later.
     await capture.flush();
+    assert.ok(!capture.pendingFiles().includes(file), 'the fixed error is still pending');
     console.log(`[capture] typing error lived ~${lived} ms as seen by the test (threshold ${NOISE_THRESHOLD_MS} ms)`);
     assert.ok(lived < NOISE_THRESHOLD_MS, `the host was too slow to test noise: the error lived ${lived} ms`);
     assert.deepStrictEqual(capture.openEpisodes().filter(e => e.file === file), []);
@@ -341,9 +337,10 @@ suite('Capture', function () {
     fs.writeFileSync(uri.fsPath, `export const apiToken: number = '${GITHUB_TOKEN}';\n`);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
     await waitFor('the type error in the excluded file', () => errors(uri).find(d => codeOf(d) === '2322'), 120_000);
-    // Past the threshold an episode would have opened for any other file.
-    await new Promise(r => setTimeout(r, NOISE_THRESHOLD_MS + 1000));
+    // flush() reads what VS Code has reported: any other file would now be pending (the noise test
+    // checks that); an excluded one never enters the tracker, so no deadline can open an episode later.
     await capture.flush();
+    assert.ok(!capture.pendingFiles().includes(file), 'capture is watching an error in an excluded file');
     assert.deepStrictEqual(capture.openEpisodes().filter(e => e.file === file), []);
     assert.ok(!(await storedEpisodes(a)).some(e => e.files.includes(file)), 'an excluded file was captured');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

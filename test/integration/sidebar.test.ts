@@ -111,7 +111,11 @@ suite('Sidebar', () => {
     const after = (await state()).memories.rejected;
     assert.strictEqual(after - before, 4);
     const store = await api.services.store();
-    await new Promise(r => setTimeout(r, FORGET_DELAY_MS + 500));
+    // A well-formed forget sent after the malformed ones: once it has been written, any forget those
+    // had queued (same delay, queued earlier) would have been written too.
+    const sentinel = await seedLesson(api, { errorText: `Error: ${token('sbsentinel')}`, rootCause: 'r', fixApproach: 'f' });
+    await send({ type: 'forget', id: sentinel.id });
+    await waitFor('the well-formed forget to be written', () => !store.get(sentinel.id) || undefined, FORGET_DELAY_MS + 30_000);
     assert.ok(store.get(lesson.id), 'a malformed forget must not forget anything');
     await waitFor('the warning in the log', () => (/ignored a malformed or unknown webview message \(type "runShell"\)/.test(logText(api)) ? true : undefined), 20_000);
   });

@@ -7,6 +7,7 @@ import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Lesson, Memory, Rule } from '../../src/core/types';
 import { newLesson, newRule } from '../../src/vscode/newMemory';
 import { testAccess } from './testAccess';
+import { waitFor } from './waitFor';
 
 export const EXTENSION_ID = 'engram-dev.engram';
 
@@ -33,18 +34,7 @@ export function token(prefix: string): string {
   return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 }
 
-export async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v !== undefined && v !== false) return v as T;
-    } catch (e) { last = e; }
-    await new Promise(r => setTimeout(r, 150));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
+export { waitFor };
 
 export async function writeFile(rel: string, content: string): Promise<vscode.Uri> {
   const uri = vscode.Uri.joinPath(workspaceRoot(), rel);

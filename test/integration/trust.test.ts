@@ -73,8 +73,17 @@ suite('Trust and lifecycle', function () {
     assert.strictEqual(openAction.command?.command, 'engram.openMemory');
     assert.deepStrictEqual(openAction.command?.arguments, [lesson.id]);
 
-    // Every open document is checked in the same pass; give the others the same time and more.
-    await new Promise(r => setTimeout(r, 1500));
+    // The other documents must have been checked, at their current text, against this constraint:
+    // only then does "no warning" mean the scope and the glob kept it out.
+    const checks = api.constraints;
+    assert.ok(checks, 'constraint checks did not start');
+    for (const uri of [otherPackage, otherGlob, cleanFile]) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await waitFor(`${vscode.workspace.asRelativePath(uri)} to be checked against the constraint`, () => {
+        const last = checks.lastCheck(uri);
+        return (last && last.version === doc.version && last.constraintIds.includes(lesson.id)) || undefined;
+      }, 90_000);
+    }
     assert.deepStrictEqual(engramDiagnostics(otherPackage), [], 'warned outside the memory\'s scope (packages/api)');
     assert.deepStrictEqual(engramDiagnostics(otherGlob), [], 'warned outside the check\'s glob (*.js)');
     assert.deepStrictEqual(engramDiagnostics(cleanFile), [], 'warned in a file without a match');

@@ -23,8 +23,10 @@ describe('episodeTracker', () => {
   it('an error fixed within the noise threshold is noise, not an episode', () => {
     const t = tracker();
     t.diagnostics('a.ts', [err('tsc:TS2322:x')], 0, OPEN);
+    assert.deepStrictEqual(t.pendingFiles(), ['a.ts']);
     const fx = t.diagnostics('a.ts', [], 2500, OPEN);
     assert.deepStrictEqual(fx.map(e => e.type), ['noise']);
+    assert.deepStrictEqual(t.pendingFiles(), []);
     assert.deepStrictEqual(t.tick(10_000), []);
     assert.strictEqual(t.open().length, 0);
     assert.strictEqual(t.nextDeadline(), undefined);
@@ -42,6 +44,7 @@ describe('episodeTracker', () => {
     assert.strictEqual(ep.error?.key, 'tsc:TS2322:x');
     assert.strictEqual(ep.startedAt, 1000);
     assert.deepStrictEqual(t.open().map(e => e.id), [ep.id]);
+    assert.deepStrictEqual(t.pendingFiles(), [], 'an episode now, no longer pending');
   });
 
   it('an error that survives a save opens before the threshold', () => {

@@ -8,6 +8,7 @@ import { signatureKeyOf } from '../../src/core/recall';
 import type { Episode, Fact, Lesson } from '../../src/core/types';
 import { EventLog } from '../../src/store/eventLog';
 import { COMPACT_PENDING_FILE, MemoryStore } from '../../src/store/memoryStore';
+import { aLesson } from './memories';
 
 const T0 = Date.UTC(2026, 2, 1);
 const TS2322 = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
@@ -33,12 +34,11 @@ function generation(dir: string): number {
 
 function lesson(over: Partial<Lesson> = {}): Lesson {
   const errorText = over.errorText ?? TS2322;
-  return {
-    id: '', kind: 'lesson', owner: { scope: 'workspace', workspace: 'wsA' }, createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5,
-    source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+  return aLesson({
+    id: '', owner: { scope: 'workspace', workspace: 'wsA' }, createdAt: T0, updatedAt: T0,
     errorSignature: signatureKeyOf(errorText) ?? '', errorText, errorCategory: 'type', stack: ['typescript'],
-    rootCause: 'form values are strings', fixApproach: 'parse the value with Number() before assigning', evidence: [], ...over,
-  };
+    rootCause: 'form values are strings', fixApproach: 'parse the value with Number() before assigning', ...over,
+  });
 }
 
 function fact(content: string, over: Partial<Fact> = {}): Fact {

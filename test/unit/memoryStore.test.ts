@@ -5,6 +5,7 @@ import * as path from 'path';
 import { signatureKeyOf } from '../../src/core/recall';
 import type { Fact, Lesson } from '../../src/core/types';
 import { MemoryStore } from '../../src/store/memoryStore';
+import { aLesson } from './memories';
 
 const T0 = Date.UTC(2026, 2, 1);
 const DAY = 86_400_000;
@@ -14,12 +15,11 @@ function tmp(): string { return fs.mkdtempSync(path.join(os.tmpdir(), 'engram-st
 
 function lesson(over: Partial<Lesson> = {}): Lesson {
   const errorText = over.errorText ?? TS2322;
-  return {
-    id: '', kind: 'lesson', owner: { scope: 'workspace' }, createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5,
-    source: 'captured', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
+  return aLesson({
+    id: '', createdAt: T0, updatedAt: T0, source: 'captured',
     errorSignature: signatureKeyOf(errorText) ?? '', errorText, errorCategory: 'type', stack: ['typescript'],
-    rootCause: 'form values are strings', fixApproach: 'parse the value with Number() before assigning', evidence: [], ...over,
-  };
+    rootCause: 'form values are strings', fixApproach: 'parse the value with Number() before assigning', ...over,
+  });
 }
 
 function fact(content: string, over: Partial<Fact> = {}): Fact {

@@ -4,15 +4,15 @@ import * as assert from 'assert';
 import type { RecallReason } from '../../src/core/reasons';
 import type { Lesson, Memory, RecallResult, Rule } from '../../src/core/types';
 import { buildAnswerPrompt, buildMemoryContext, DATA_NOTE, isFailure, parseSearchTerms, splitByOutcome } from '../../src/vscode/chat/prompt';
+import { aLesson } from './memories';
 
 function lesson(id: string, over: Partial<Lesson> = {}): Lesson {
-  return {
-    id, kind: 'lesson', owner: { scope: 'workspace' }, createdAt: 1, updatedAt: 1, accessCount: 0, importance: 0.5,
-    source: 'manual', tags: [], scope: ['packages/web/**'], confidence: { alpha: 4, beta: 1 }, maturity: 'rule',
+  return aLesson({
+    id, createdAt: 1, updatedAt: 1, scope: ['packages/web/**'], confidence: { alpha: 4, beta: 1 }, maturity: 'rule',
     errorSignature: 'tsc:TS2322:x', errorText: "error TS2322: Type 'string' is not assignable to type 'number'.",
     errorCategory: 'tsc:type', stack: ['tsc'], rootCause: 'the API returns strings for ids', fixApproach: 'parse with Number() at the edge',
     evidence: ['e1', 'e2'], outcome: 'success', ...over,
-  };
+  });
 }
 const rule = (id: string, instruction: string, over: Partial<Rule> = {}): Rule => ({
   id, kind: 'rule', owner: { scope: 'workspace' }, createdAt: 1, updatedAt: 1, accessCount: 0, importance: 0.5,

@@ -5,17 +5,16 @@ import { indexSignature, RecallEngine, signatureKeyOf } from '../../src/core/rec
 import { MemoryState } from '../../src/core/reduce';
 import { reasonTexts } from '../../src/core/reasons';
 import type { Episode, Fact, Lesson, Memory, RecallQuery, RecallResult } from '../../src/core/types';
+import { aLesson } from './memories';
 
 const NOW = Date.UTC(2026, 5, 1);
 const TS2322 = "src/app.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.";
 
 function lesson(id: string, errorText: string, over: Partial<Lesson> = {}): Lesson {
-  return {
-    id, kind: 'lesson', owner: { scope: 'workspace' }, createdAt: NOW - 1000, updatedAt: NOW - 1000, accessCount: 0,
-    importance: 0.5, source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
-    errorSignature: signatureKeyOf(errorText) ?? errorText, errorText, errorCategory: '', stack: [],
-    rootCause: 'cause of ' + id, fixApproach: 'fix for ' + id, evidence: [], ...over,
-  };
+  return aLesson({
+    id, createdAt: NOW - 1000, updatedAt: NOW - 1000, errorSignature: signatureKeyOf(errorText) ?? errorText, errorText,
+    rootCause: 'cause of ' + id, fixApproach: 'fix for ' + id, ...over,
+  });
 }
 
 function fact(id: string, content: string, over: Partial<Fact> = {}): Fact {

@@ -3,17 +3,13 @@ import { checkStale, extractRefs, memoriesNaming, StaleCache, type StaleProbe } 
 import { cleanupCandidates } from '../../src/core/expiry';
 import { scopeMatches } from '../../src/core/scope';
 import type { Episode, Fact, Lesson, Memory } from '../../src/core/types';
+import { aLesson } from './memories';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 1);
 
 function lesson(over: Partial<Lesson> = {}): Lesson {
-  return {
-    id: 'l1', kind: 'lesson', owner: { scope: 'workspace', workspace: 'w' }, createdAt: NOW, updatedAt: NOW,
-    accessCount: 0, importance: 0.5, source: 'captured', tags: [], scope: [], confidence: { alpha: 1, beta: 1 },
-    maturity: 'observation', errorSignature: 'sig', errorText: '', errorCategory: 'x', stack: [], rootCause: '', fixApproach: '',
-    evidence: [], ...over,
-  };
+  return aLesson({ owner: { scope: 'workspace', workspace: 'w' }, createdAt: NOW, updatedAt: NOW, source: 'captured', errorSignature: 'sig', errorCategory: 'x', ...over });
 }
 
 /** A probe over an in-memory file list, counting calls. */

@@ -2,19 +2,20 @@ import * as assert from 'assert';
 import { mergeTeamLines, toTeamLine } from '../../src/core/team';
 import { SECRET_CORPUS } from '../fixtures/secrets';
 import type { Fact, Lesson } from '../../src/core/types';
+import { aLesson } from './memories';
 
 const T0 = Date.UTC(2026, 4, 1);
 
 function lesson(over: Partial<Lesson> = {}): Lesson {
-  return {
-    id: 'l1', kind: 'lesson', owner: { scope: 'workspace', workspace: 'acme-web', principal: 'alice@acme.example', agent: 'copilot' },
+  return aLesson({
+    owner: { scope: 'workspace', workspace: 'acme-web', principal: 'alice@acme.example', agent: 'copilot' },
     createdAt: T0, updatedAt: T0, lastAccessedAt: T0 + 5, accessCount: 7, importance: 0.6, source: 'captured', tags: ['build'], scope: ['packages/web/**'],
     confidence: { alpha: 9, beta: 1 }, maturity: 'rule', errorSignature: 'tsc:TS2307:cannot find module <str>',
     errorText: "Cannot find module '@app/db' imported from /home/alice/src/acme/packages/web/src/a.ts",
     errorCategory: 'module', stack: ['typescript'], rootCause: 'the alias was missing on alice-laptop',
     fixApproach: 'add paths to tsconfig.json', evidence: ['ep1', 'ep2'],
     perWorkspace: { 'acme-web': { prevented: 8, stillFailed: 0 } }, quarantined: undefined, ...over,
-  };
+  });
 }
 
 describe('team: toTeamLine masks and strips what is personal', () => {

@@ -7,19 +7,18 @@ import {
   planManualPromotion, planManualDemotion, workspaceEvidence,
 } from '../../src/core/trust';
 import { checkMatches, validateCheck } from '../../src/core/checkPattern';
+import { aLesson } from './memories';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 5);
 
 function lesson(over: Partial<Lesson> = {}): Lesson {
-  return {
-    id: 'l1', kind: 'lesson', owner: { scope: 'workspace', workspace: 'wsA' },
-    createdAt: T0, updatedAt: T0, accessCount: 0, importance: 0.5, source: 'captured', tags: [], scope: [],
-    confidence: { ...PRIOR }, maturity: 'observation',
+  return aLesson({
+    owner: { scope: 'workspace', workspace: 'wsA' }, createdAt: T0, updatedAt: T0, source: 'captured', confidence: { ...PRIOR },
     errorSignature: 'tsc:TS2307:cannot find module <str>', errorText: "Cannot find module 'x'", errorCategory: 'module',
     stack: ['typescript'], rootCause: 'path alias missing in tsconfig', fixApproach: 'add the paths entry to tsconfig.json',
     evidence: ['ep1'], ...over,
-  };
+  });
 }
 
 /** Folds feedback through the real reducer, as the store does. */

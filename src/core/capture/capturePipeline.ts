@@ -4,7 +4,7 @@
 // same events (and can record them: engram.recordTrace).
 import { EpisodeTracker, type TrackedEpisode, type TrackerEffect, type TrackerOptions } from '../episodeTracker';
 import { newId } from '../ids';
-import { errorFromOutput } from './commandErrors';
+import { CommandErrors } from './commandErrors';
 import { DiagnosticsBook, type RawDiagnostic } from './diagnosticErrors';
 import { excerptAround } from './diff';
 import type { EndedEpisode } from './episodeMemories';
@@ -20,6 +20,7 @@ interface Context { codeBefore?: string; domain: string; activeFile?: string }
 export class CapturePipeline {
   readonly tracker: EpisodeTracker;
   private readonly book = new DiagnosticsBook();
+  private readonly commandErrors = new CommandErrors();
   /** Current text of every file seen (editor or disk); null = known not to exist. */
   private readonly texts = new Map<string, string | null>();
   private readonly open = new Set<string>();
@@ -75,7 +76,7 @@ export class CapturePipeline {
       }
       case 'command': {
         const output = ev.output ?? '';
-        const error = errorFromOutput(output, ev.exitCode, ev.command);
+        const error = this.commandErrors.fromOutput(output, ev.exitCode, ev.command, ev.cwd);
         this.apply(this.tracker.commandEnded({ id: `trace:${now}:${ev.command}`, line: ev.command, cwd: ev.cwd, exitCode: ev.exitCode, error, output: output.slice(-1500) }, now));
         break;
       }

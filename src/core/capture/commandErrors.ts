@@ -17,3 +17,33 @@ export function errorFromOutput(output: string, exitCode: number | undefined, co
   return { key: sig.key, family: sig.family, message, code: sig.code, tool: 'shell' };
 }
 
+
+const MAX_REMEMBERED_COMMANDS = 200;
+
+/**
+ * errorFromOutput with a memory of each command's last failure. VS Code's `execution.read()` sometimes
+ * yields nothing for a quick re-run of a command (the stream opens after the output went by); the
+ * failure would then read "bash exited with code 1", a different error from the one the same command
+ * printed a moment before, so a recurrence looked like a new error and the open episode ended as
+ * partial. A re-run with no output at all and the same exit code is taken as the same error; a success
+ * in between forgets it (the error may have been fixed, so an empty failure says nothing).
+ * Live terminal capture and replay each hold one, so both read a trace the same way.
+ */
+export class CommandErrors {
+  private readonly last = new Map<string, { exitCode: number; error: ErrorInfo }>();
+
+  fromOutput(output: string, exitCode: number | undefined, command: string, cwd?: string): ErrorInfo | undefined {
+    const key = `${cwd ?? ''}\u0000${command.trim().replace(/\s+/g, ' ')}`;
+    if (exitCode === undefined) return undefined;
+    if (exitCode === 0) { this.last.delete(key); return undefined; }
+    const previous = this.last.get(key);
+    if (!output.trim() && previous && previous.exitCode === exitCode) return previous.error;
+    const error = errorFromOutput(output, exitCode, command);
+    if (error && output.trim()) {
+      this.last.delete(key);
+      this.last.set(key, { exitCode, error });
+      if (this.last.size > MAX_REMEMBERED_COMMANDS) this.last.delete(this.last.keys().next().value as string);
+    }
+    return error;
+  }
+}

@@ -18,7 +18,15 @@ export interface CaptureApi {
   readonly onDidChange: vscode.Event<void>;
   /** Ends an open episode as the user says (failure/partial/abandoned/success). */
   endEpisode(id: string, outcome: Outcome, note?: string): Promise<void>;
-  /** Waits until background finalisation has written everything pending (tests, deactivate). */
+  /**
+   * Files with an error capture is watching that has not yet lasted engram.capture.noiseThresholdMs
+   * (an error fixed before then never becomes an episode).
+   */
+  pendingFiles(): string[];
+  /**
+   * Reads the diagnostics VS Code has reported so far, ends what is due, and waits until background
+   * finalisation has written everything pending (tests, deactivate).
+   */
   flush(): Promise<void>;
   /**
    * An agent's explanation of the episode it is fixing (engram_remember during or just after it): it

@@ -16,7 +16,7 @@ import type { CaptureApi, OpenEpisodeView } from './captureApi';
 import { onConfigChange, readConfig, type EngramConfig } from '../config';
 import { formatError } from '../errors';
 import type { Services } from '../services';
-import { watchDiagnostics } from './diagnostics';
+import { watchDiagnostics, type DiagnosticsWatch } from './diagnostics';
 import { excerptAround } from '../../core/capture/diff';
 import { ProactiveRecall, TextBaselines, watchEditors } from './editors';
 import { Finalizer, type AgentExplanation, type FinalizeJob } from './finalize';
@@ -138,6 +138,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   private readonly contexts = new Map<string, EpisodeContext>();
   private readonly uris = new Map<string, vscode.Uri>();
   private readonly excluded = new Map<string, boolean>();
+  private readonly diagnosticsWatch: DiagnosticsWatch;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt: number | undefined;
   /** uri → workspace-relative path, or '' when not captured (edits ask on every keystroke). */
@@ -181,8 +182,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     this.disposables.push(this.finalizer, this.proactive);
 
     const self = this;
-    this.disposables.push(
-      watchDiagnostics({
+    this.diagnosticsWatch = watchDiagnostics({
         get active() { return !self.paused && self.cfg.diagnostics; },
         relativeIfCaptured: rel,
         restoredFiles: restored.filter(ep => ep.source === 'diagnostics' && ep.file).map(ep => ep.file!),
@@ -190,7 +190,9 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
           this.recorder?.record({ type: 'diagnostics', file, items: raw.map(d => ({ severity: severityName(d.severity), source: d.source, code: typeof d.code === 'object' && d.code !== null ? d.code.value : d.code, message: d.message, line: d.line })) });
           this.apply(this.tracker.diagnostics(file, errors, Date.now(), ctx));
         },
-      }),
+    });
+    this.disposables.push(
+      this.diagnosticsWatch,
       watchTerminals({
         get active() { return !self.paused && self.cfg.terminal; },
         maxOutputBytes: () => this.cfg.maxTerminalOutputBytes,
@@ -321,8 +323,14 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     await this.finalizer.flush();
   }
 
+  pendingFiles(): string[] {
+    return this.tracker.pendingFiles();
+  }
+
   flush(): Promise<void> {
-    // Due deadlines first (a fix waiting to settle), then the writes.
+    // Diagnostics VS Code already reported (they wait up to DIAGNOSTICS_COALESCE_MS to be read), then
+    // due deadlines (a fix waiting to settle), then the writes.
+    this.diagnosticsWatch.drainNow();
     this.apply(this.tracker.tick(Date.now()));
     return this.finalizer.flush();
   }

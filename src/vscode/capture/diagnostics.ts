@@ -81,7 +81,12 @@ export class DiagnosticsIntake<U> {
   clear(): void { this.queue.clear(); }
 }
 
-export function watchDiagnostics(sink: DiagnosticsSink): vscode.Disposable {
+/** The diagnostics watcher; `drainNow` reads every queued change at once instead of on later turns. */
+export interface DiagnosticsWatch extends vscode.Disposable {
+  drainNow(): void;
+}
+
+export function watchDiagnostics(sink: DiagnosticsSink): DiagnosticsWatch {
   const book = new DiagnosticsBook();
   for (const f of sink.restoredFiles ?? []) book.markUnknown(f);
   const intake = new DiagnosticsIntake<vscode.Uri>({
@@ -109,11 +114,17 @@ export function watchDiagnostics(sink: DiagnosticsSink): vscode.Disposable {
     intake.enqueue(e.uris.map(u => [u.toString(), u] as [string, vscode.Uri]));
     if (!timer && !turn) timer = setTimeout(run, DIAGNOSTICS_COALESCE_MS);
   });
+  const cancel = () => {
+    if (timer) clearTimeout(timer);
+    if (turn) clearImmediate(turn);
+    timer = turn = undefined;
+  };
   return {
+    // A barrier for flush(): what VS Code has reported by now is in the tracker when it returns.
+    drainNow: () => { cancel(); while (intake.drain()) { /* all of it, now */ } },
     dispose: () => {
       sub.dispose();
-      if (timer) clearTimeout(timer);
-      if (turn) clearImmediate(turn);
+      cancel();
       intake.clear();
     },
   };

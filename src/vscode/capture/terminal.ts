@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { CommandInfo } from '../../core/episodeTracker';
 
 export { errorFromOutput } from '../../core/capture/commandErrors';
-import { errorFromOutput } from '../../core/capture/commandErrors';
+import { CommandErrors } from '../../core/capture/commandErrors';
 import { boundText, sanitizeText } from '../../core/text';
 import type { Logger } from '../../core/types';
 
@@ -53,6 +53,7 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
   const without = new Set<vscode.Terminal>();
   let reported = false;
   let ordered: Promise<unknown> = Promise.resolve();
+  const commandErrors = new CommandErrors();
 
   const updateLimitation = () => {
     if (without.size === 0) { sink.setTerminalLimitation(undefined); return; }
@@ -112,7 +113,7 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
           try {
             if (!sink.active || !line.trim()) return;
             const output = boundText(sanitizeText(reader.buffer.text()), sink.maxOutputBytes());
-            const error = errorFromOutput(output, exitCode, line);
+            const error = commandErrors.fromOutput(output, exitCode, line, cwd);
             // Only a bounded excerpt travels on (masked before it is stored); the full output is dropped here.
             sink.commandEnded({ id, line, cwd, exitCode, error, output: boundText(output, 1500) });
           } catch (err) {
