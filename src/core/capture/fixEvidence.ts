@@ -2,7 +2,8 @@
 // that matter (at the error's line, in config files, imports) and the commands that plausibly fixed it
 // (installs, generators, config), never the re-run itself. The lesson writer words these; nothing here
 // claims a file that did not change or a command that did not run and succeed.
-import { normaliseCommand, type TrackedEpisode } from '../episodeTracker';
+import { normaliseCommand } from '../commandLine';
+import type { TrackedEpisode } from '../episodeTracker';
 import type { FileDiff, Hunk } from './diff';
 
 const MAX_CHANGE_CHARS = 1500;
