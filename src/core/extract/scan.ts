@@ -11,7 +11,7 @@ const EXCERPT_AFTER = 4;
  * handled the line, whether or not it pushed an error; a line index when it read a block through that line.
  */
 export interface Matcher {
-  /** The tool it recognises (documentation and tests; the errors it makes may name another tool). */
+  /** The tool it recognises, for the reader (the errors it makes may name another tool). */
   readonly name: string;
   match(l: Line, s: Scan): boolean | number;
 }
