@@ -2,7 +2,12 @@
 // episodes. Pure and synchronous (no VS Code, no I/O, no clock of its own) so every rule is unit-tested
 // and each call costs O(errors of the changed file + open episodes). Adapters feed it plain data and act
 // on the effects it returns.
+// One file although it is over 400 lines: the rules (pending → open → settling → ended, idle gaps,
+// twins between the editor and a terminal) act on the same few maps and deadline, and each method is
+// one event's whole rule; split by event, every part would need the whole state. Its vocabulary
+// (core/trackedEpisode.ts) and what a command line is about (core/capture/commandLines.ts) live apart.
 import type { EpisodeStep, Outcome } from './types';
+import type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, TrackerEffect, TrackerOptions } from './trackedEpisode';
 import { commandConcerns, normaliseCommand } from './capture/commandLines';
 
 // Both live in leaf modules so that fixEvidence and types.ts need not import the tracker; its callers
@@ -10,84 +15,7 @@ import { commandConcerns, normaliseCommand } from './capture/commandLines';
 export { normaliseCommand };
 export { isAutomaticResolution } from './resolution';
 
-export interface ErrorInfo {
-  /** Normalised signature key (core/signature.ts). */
-  key: string;
-  /** Coarse family used for episode boundaries. */
-  family: string;
-  /** The raw message as first seen (unmasked: mask before persisting). */
-  message: string;
-  code?: string;
-  tool: string;
-  /** 0-based line of the error in its file, when known. */
-  line?: number;
-}
-
-export interface CommandInfo {
-  /** Terminal execution id (unique per run). */
-  id: string;
-  line: string;
-  cwd?: string;
-  exitCode?: number;
-  error?: ErrorInfo;
-  /** Bounded, ANSI-stripped output excerpt (unmasked). */
-  output?: string;
-}
-
-export interface TrackedEpisode {
-  id: string;
-  source: 'diagnostics' | 'terminal';
-  /** What identifies the episode while it is open: file + signature, or the normalised command. */
-  key: string;
-  file?: string;
-  error?: ErrorInfo;
-  command?: CommandInfo & { normalised: string };
-  /** The run that closed a terminal episode. */
-  fixedBy?: CommandInfo;
-  startedAt: number;
-  lastActivity: number;
-  endedAt?: number;
-  outcome?: Outcome;
-  resolution?: string;
-  note?: string;
-  steps: EpisodeStep[];
-  /** Workspace-relative files touched; the trigger file first. */
-  files: string[];
-  sourceIds: string[];
-  /** Times the triggering error came back unresolved within this episode. */
-  recurrences: number;
-  /** Other errors of the same family the attempts ran into on the way (ModuleNotFoundError → ImportError). */
-  variants?: ErrorInfo[];
-  /** Set while the error is gone but not yet confirmed gone (settling). */
-  resolvingSince?: number;
-  /** Restored after a window reload: what happened while the window was closed is unknown. */
-  restored?: boolean;
-}
-
-export type TrackerEffect =
-  | { type: 'opened'; episode: TrackedEpisode }
-  | { type: 'ended'; episode: TrackedEpisode }
-  | { type: 'recurred'; episode: TrackedEpisode }
-  | { type: 'noise'; file: string; key: string; livedMs: number };
-
-export interface TrackerOptions {
-  /** An error that lives less than this while the user types is noise. */
-  noiseThresholdMs: number;
-  /** Inactivity after which the next activity starts a new episode. */
-  idleGapMs: number;
-  /** How long a vanished error must stay gone before the episode counts as fixed. */
-  settleMs: number;
-  maxSteps: number;
-  maxFiles: number;
-  newId: () => string;
-}
-
-export interface DiagnosticsContext {
-  /** The file is still open in an editor (a closed file's diagnostics vanish without a fix). */
-  fileOpen: boolean;
-  /** The language server is still running (diagnostics vanish when it stops). */
-  serverAlive: boolean;
-}
+export type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, TrackerEffect, TrackerOptions } from './trackedEpisode';
 
 interface Pending {
   error: ErrorInfo;

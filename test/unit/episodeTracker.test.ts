@@ -1,5 +1,6 @@
 import * as assert from 'assert';
-import { EpisodeTracker, normaliseCommand, type ErrorInfo, type TrackerEffect, type TrackedEpisode } from '../../src/core/episodeTracker';
+import { normaliseCommand } from '../../src/core/capture/commandLines';
+import { EpisodeTracker, type ErrorInfo, type TrackerEffect, type TrackedEpisode } from '../../src/core/episodeTracker';
 
 const OPEN = { fileOpen: true, serverAlive: true };
 

@@ -1,0 +1,65 @@
+// One pass over one transcript: the lines, the errors found so far (deduplicated, capped), and the
+// helpers several matchers share. Every look-around is bounded by a small window.
+import { MAX_FRAMES, type ExtractedError, type ExtractOptions, type Found, type Line } from './types';
+
+const EXCERPT_BEFORE = 2;
+const EXCERPT_AFTER = 4;
+
+/**
+ * One tool's line patterns, offered each line that passed the cheap gate, in the order of MATCHERS.
+ * Returns false when the line is not its own (the walk offers it to the next matcher); true when it
+ * handled the line, whether or not it pushed an error; a line index when it read a block through that line.
+ */
+export interface Matcher {
+  /** The tool it recognises, for the reader (the errors it makes may name another tool). */
+  readonly name: string;
+  match(l: Line, s: Scan): boolean | number;
+}
+
+export class Scan {
+  readonly out: Found[] = [];
+  private readonly seen = new Set<string>();
+  /** Line index of the last Python "Traceback" header still open, -1 when none: the python matchers' state across lines. */
+  pyTraceback = -1;
+
+  constructor(readonly lines: string[], readonly opts: ExtractOptions, private readonly limit: number) {}
+
+  get full(): boolean {
+    return this.out.length >= this.limit;
+  }
+
+  push(f: Found): void {
+    const key = `${f.tool}|${f.code ?? ''}|${f.message}|${f.file ?? ''}|${f.line ?? ''}`;
+    if (this.seen.has(key) || this.out.length >= this.limit) return;
+    this.seen.add(key);
+    this.out.push(f);
+  }
+
+  /** An error found at line i, with the excerpt around it (from line `from` when its block starts earlier). */
+  make(i: number, tool: string, rank: number, f: Partial<ExtractedError> & { message: string }, from?: number): Found {
+    const start = Math.max(0, Math.min(from ?? i, i) - EXCERPT_BEFORE);
+    const excerpt = this.lines.slice(start, Math.min(this.lines.length, i + 1 + EXCERPT_AFTER)).join('\n').trim();
+    const clean: Found = { tool, message: f.message.trim(), stack: f.stack ?? [], excerpt: excerpt.length > 4000 ? excerpt.slice(0, 4000) + '…' : excerpt, rank, at: i };
+    if (f.code) clean.code = f.code;
+    if (f.file) clean.file = f.file;
+    if (f.line !== undefined && Number.isFinite(f.line)) clean.line = f.line;
+    if (f.column !== undefined && Number.isFinite(f.column)) clean.column = f.column;
+    if (f.wrapper) clean.wrapper = true;
+    return clean;
+  }
+
+  /** Stack frames from line `from` on (Node and Java print them as "  at ..."), at most MAX_FRAMES. */
+  frames(from: number, re: RegExp): string[] {
+    const out: string[] = [];
+    let k = from;
+    // Node may continue the message first ("Did you mean to import ...", "Require stack:\n- /a.js").
+    for (let skip = 0; skip < 6 && k < this.lines.length && !re.test(this.lines[k]); skip++, k++) {
+      if (!/^(?:Did you mean|Require stack:|- \S|This file is being treated|To treat it as)/.test(this.lines[k].trim())) return out;
+    }
+    for (; k < this.lines.length && re.test(this.lines[k]); k++) {
+      if (out.length < MAX_FRAMES) out.push(this.lines[k].trim());
+    }
+    return out;
+  }
+}
+
