@@ -13,6 +13,7 @@ import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
 import { boundedLines, type OversizedLine } from './store/lineReader';
 import { MemoryStore } from './store/memoryStore';
+import { runPatternPass } from './store/patternPass';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
@@ -29,6 +30,8 @@ commands:
                                         --trusted keeps maturity/confidence as written (your own backup)
                                         a repeated id: the first line wins, later ones are reported and skipped;
                                         a lesson without id repeating one (same error, fix, scope) is merged as evidence
+                                        import, ingest, replay and the hook then run the pattern pass: episodes
+                                        that keep ending the same way become a pattern lesson ("patterns")
   recall QUERY [--file PATH] [--k N] [--json] [--kinds a,b] [--owners a,b] [--outcome success|failure] [--proactive]
                                         --proactive: only what the editor would show unasked (hover,
                                         Relevant now): strong evidence or nothing; otherwise weak matches
@@ -252,9 +255,12 @@ async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io)
     trusted: args.flags.has('trusted'),
     batchSize: batch ? Math.max(1, Number(batch) || 500) : undefined,
   });
+  // Imported episodes may complete a pattern, as the window's background pass would find.
+  const patterns = report.imported || report.merged ? (await runPatternPass(store)).created : [];
   io.out(JSON.stringify({
     imported: report.imported, skipped: report.skipped, errors: report.errors, ...(report.errorsOmitted ? { errorsOmitted: report.errorsOmitted } : {}),
     merged: report.merged ?? 0, ...(report.notes?.length ? { notes: report.notes } : {}), ...(report.notesOmitted ? { notesOmitted: report.notesOmitted } : {}),
+    ...(patterns.length ? { patterns } : {}),
   }) + '\n');
   // Exit 0 when anything was usable; 1 when every line failed (the file was not an import at all).
   return report.imported === 0 && (report.merged ?? 0) === 0 && report.errors.length > 0 ? 1 : 0;

@@ -8,6 +8,7 @@ import { TRACE_EVENT_TYPES, type TraceEvent } from './core/capture/trace';
 import { newId } from './core/ids';
 import type { Lesson, Owner } from './core/types';
 import type { MemoryStore } from './store/memoryStore';
+import { runPatternPass } from './store/patternPass';
 
 const MAX_TRACE_BYTES = 64 * 1024 * 1024;
 
@@ -43,6 +44,8 @@ export interface ReplayReport {
   episodes: { id: string; outcome?: string; trigger: string; files: string[]; resolution?: string; errorSignature?: string; summary: string }[];
   lessons: Pick<Lesson, 'id' | 'errorSignature' | 'errorText' | 'rootCause' | 'fixApproach' | 'change' | 'commands' | 'scope' | 'maturity' | 'source' | 'evidence' | 'author' | 'unexplained'>[];
   open: number;
+  /** Pattern lessons the pattern pass made from the store's episodes after this replay (store/patternPass.ts). */
+  patterns: string[];
   warnings: string[];
 }
 
@@ -68,7 +71,7 @@ export async function replayLines(store: MemoryStore, lines: readonly string[], 
     if (ev.type === 'end') ended = true;
   });
   if (!ended) pipeline.finish();
-  const report: ReplayReport = { episodes: [], lessons: [], open: pipeline.openEpisodes().length, warnings };
+  const report: ReplayReport = { episodes: [], lessons: [], open: pipeline.openEpisodes().length, patterns: [], warnings };
   const seen = new Set<string>();
   for (const e of pipeline.ended) {
     const masked = episodeMaterial(e, owner, e.tracked.endedAt ?? Date.now());
@@ -82,13 +85,15 @@ export async function replayLines(store: MemoryStore, lines: readonly string[], 
     const { id, errorSignature, errorText, rootCause, fixApproach, change, commands, scope, maturity, source, evidence, author, unexplained } = stored;
     report.lessons.push({ id, errorSignature, errorText, rootCause, fixApproach, change, commands, scope, maturity, source, evidence, author, unexplained });
   }
+  // New episodes may complete a pattern with the ones already stored, as the window's background pass finds.
+  if (report.episodes.length) report.patterns = (await runPatternPass(store, { owner })).created;
   // A lesson merged into an earlier one reports the merged state (its evidence grew).
   report.lessons = report.lessons.map(l => { const s = store.get(l.id); return s?.kind === 'lesson' ? { ...l, evidence: s.evidence, maturity: s.maturity } : l; });
   return report;
 }
 
 export function readableReplay(r: ReplayReport): string {
-  const lines = [`${r.episodes.length} episode(s), ${r.lessons.length} lesson(s)${r.open ? `, ${r.open} still open at the end` : ''}`];
+  const lines = [`${r.episodes.length} episode(s), ${r.lessons.length} lesson(s)${r.patterns.length ? `, ${r.patterns.length} new pattern(s)` : ''}${r.open ? `, ${r.open} still open at the end` : ''}`];
   for (const l of r.lessons) {
     lines.push('', `lesson ${l.id} (${l.maturity}${l.unexplained ? ', unexplained' : ''}, evidence ${l.evidence.length})`, `  error: ${l.errorText.split('\n')[0]}`, `  cause: ${l.rootCause}`, `  fix:   ${l.fixApproach}`);
     if (l.commands?.length) lines.push(`  commands: ${l.commands.join(' ; ')}`);

@@ -49,60 +49,16 @@ export class MemoryState {
     }
     const m = this.memories.get(ev.id);
     if (!m) return false;
-    switch (ev.type) {
-      case 'updated': {
-        const next: Record<string, unknown> = { ...m };
-        for (const [k, v] of Object.entries(ev.patch)) {
-          if (FORBIDDEN_PATCH_KEYS.has(k)) continue;
-          if (v === null) delete next[k]; else next[k] = v;
-        }
-        next.updatedAt = ev.at;
-        this.memories.set(ev.id, next as unknown as Memory);
-        return true;
-      }
-      case 'feedback': {
-        const confidence = { ...m.confidence };
-        if (ev.outcome === 'prevented') confidence.alpha += 1; else confidence.beta += 1;
-        const next = { ...m, confidence, updatedAt: ev.at } as Memory;
-        if (next.kind === 'lesson' && ev.workspace) {
-          const per = { ...(next.perWorkspace ?? {}) };
-          const cur = per[ev.workspace] ?? { prevented: 0, stillFailed: 0 };
-          per[ev.workspace] = ev.outcome === 'prevented'
-            ? { ...cur, prevented: cur.prevented + 1 } : { ...cur, stillFailed: cur.stillFailed + 1 };
-          next.perWorkspace = per;
-        }
-        this.memories.set(ev.id, next);
-        return true;
-      }
-      case 'evidence': {
-        if (m.kind !== 'lesson') return false;
-        if (m.evidence.includes(ev.evidenceId)) return false;
-        this.memories.set(ev.id, { ...m, evidence: [...m.evidence, ev.evidenceId], updatedAt: ev.at });
-        return true;
-      }
-      case 'promoted':
-      case 'demoted':
-        this.memories.set(ev.id, { ...m, maturity: ev.to, updatedAt: ev.at } as Memory);
-        return true;
-      case 'accessed':
-        this.memories.set(ev.id, { ...m, accessCount: m.accessCount + (ev.count ?? 1), lastAccessedAt: ev.at } as Memory);
-        return true;
-      case 'quarantined':
-        this.memories.set(ev.id, { ...m, quarantined: { reason: ev.reason, at: ev.at } } as Memory);
-        return true;
-      case 'restored': {
-        const next = { ...m } as Memory;
-        delete next.quarantined;
-        this.memories.set(ev.id, next);
-        return true;
-      }
-      case 'deleted':
-      case 'expired':
-        // The text goes with the memory: derived copies drop it, compaction drops it from disk.
-        this.memories.delete(ev.id);
-        this.tombstones.add(ev.id);
-        return true;
+    if (ev.type === 'deleted' || ev.type === 'expired') {
+      // The text goes with the memory: derived copies drop it, compaction drops it from disk.
+      this.memories.delete(ev.id);
+      this.tombstones.add(ev.id);
+      return true;
     }
+    const next = foldEvent(m, ev);
+    if (!next) return false;
+    this.memories.set(ev.id, next);
+    return true;
   }
 
   private pushHistory(ev: MemoryEvent): void {
@@ -111,5 +67,52 @@ export class MemoryState {
     if (list.length > MAX_HISTORY) list.splice(0, list.length - MAX_HISTORY);
     this.histories.set(ev.id, list);
     if (ev.type === 'deleted' || ev.type === 'expired') this.histories.delete(ev.id);
+  }
+}
+
+/**
+ * One memory after one event that keeps it (not recorded, deleted or expired); undefined when the event
+ * changes nothing. The state folds with it, and the write plan (core/writePlan.ts) folds its own events
+ * with it to see what a promotion would be evaluated on.
+ */
+export function foldEvent(m: Memory, ev: Exclude<MemoryEvent, { type: 'recorded' | 'deleted' | 'expired' }>): Memory | undefined {
+  switch (ev.type) {
+    case 'updated': {
+      const next: Record<string, unknown> = { ...m };
+      for (const [k, v] of Object.entries(ev.patch)) {
+        if (FORBIDDEN_PATCH_KEYS.has(k)) continue;
+        if (v === null) delete next[k]; else next[k] = v;
+      }
+      next.updatedAt = ev.at;
+      return next as unknown as Memory;
+    }
+    case 'feedback': {
+      const confidence = { ...m.confidence };
+      if (ev.outcome === 'prevented') confidence.alpha += 1; else confidence.beta += 1;
+      const next = { ...m, confidence, updatedAt: ev.at } as Memory;
+      if (next.kind === 'lesson' && ev.workspace) {
+        const per = { ...(next.perWorkspace ?? {}) };
+        const cur = per[ev.workspace] ?? { prevented: 0, stillFailed: 0 };
+        per[ev.workspace] = ev.outcome === 'prevented'
+          ? { ...cur, prevented: cur.prevented + 1 } : { ...cur, stillFailed: cur.stillFailed + 1 };
+        next.perWorkspace = per;
+      }
+      return next;
+    }
+    case 'evidence':
+      if (m.kind !== 'lesson' || m.evidence.includes(ev.evidenceId)) return undefined;
+      return { ...m, evidence: [...m.evidence, ev.evidenceId], updatedAt: ev.at };
+    case 'promoted':
+    case 'demoted':
+      return { ...m, maturity: ev.to, updatedAt: ev.at } as Memory;
+    case 'accessed':
+      return { ...m, accessCount: m.accessCount + (ev.count ?? 1), lastAccessedAt: ev.at } as Memory;
+    case 'quarantined':
+      return { ...m, quarantined: { reason: ev.reason, at: ev.at } } as Memory;
+    case 'restored': {
+      const next = { ...m } as Memory;
+      delete next.quarantined;
+      return next;
+    }
   }
 }

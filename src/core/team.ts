@@ -7,6 +7,7 @@ import { maskDeep, maskRecord, type MaskOptions } from './mask';
 import { detectMemoryInjection } from './poison';
 import { LessonDedup } from './lessonDedup';
 import { LADDER, PRIOR, teamMaturityCap } from './trust';
+import type { MemoryPatch, TeamEdit } from './memoryPatch';
 import type { Lesson, Maturity, Memory } from './types';
 
 export type TeamLineOptions = MaskOptions;
@@ -113,7 +114,7 @@ function* mergeSteps(text: string, now: number): Generator<void, TeamMergeResult
 }
 
 /** Fields whose change in the team file is carried into an already loaded team memory. */
-export const TEAM_CONTENT_FIELDS = ['errorText', 'rootCause', 'fixApproach', 'content', 'instruction', 'summary', 'scope', 'tags', 'check', 'topic', 'type', 'key'] as const;
+export const TEAM_CONTENT_FIELDS = ['errorText', 'rootCause', 'fixApproach', 'content', 'instruction', 'summary', 'scope', 'tags', 'check', 'topic', 'type', 'key'] as const satisfies readonly (keyof MemoryPatch)[];
 
 function contentOf(m: Memory): string {
   const o = m as unknown as Record<string, unknown>;
@@ -127,7 +128,7 @@ function contentOf(m: Memory): string {
  * glob or fix text) is new, unreviewed text, so it drops back to the cap and earns its way up again.
  * Undefined when nothing the user sees changed.
  */
-export function teamEdit(cur: Memory, raw: Memory): { patch: Record<string, unknown>; demoteTo?: Maturity } | undefined {
+export function teamEdit(cur: Memory, raw: Memory): TeamEdit | undefined {
   // Compared as the store keeps it (masked), so a line holding something masking changes is not "changed"
   // (and demoted again) at every reload.
   const next = maskRecord(raw);
@@ -136,10 +137,11 @@ export function teamEdit(cur: Memory, raw: Memory): { patch: Record<string, unkn
   const src = next as unknown as Record<string, unknown>;
   const old = cur as unknown as Record<string, unknown>;
   for (const k of TEAM_CONTENT_FIELDS) if (k in src || k in old) patch[k] = src[k] ?? null;
-  patch.flagged = next.flagged?.length ? next.flagged : null;
+  const flagged = next.flagged?.length ? next.flagged : null;
   const cap = next.maturity;
   const demoteTo = LADDER.indexOf(cur.maturity) > LADDER.indexOf(cap) ? cap : undefined;
-  return { patch, ...(demoteTo ? { demoteTo } : {}) };
+  // Every TEAM_CONTENT_FIELDS key is a MemoryPatch key (its `satisfies` checks that).
+  return { patch: patch as MemoryPatch, flagged, ...(demoteTo ? { demoteTo } : {}) };
 }
 
 /** A team file larger than this is not read (it is a reviewed file of lessons, not a dump). */

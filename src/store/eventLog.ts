@@ -1,4 +1,7 @@
 // The canonical, append-only event log (see docs/ARCHITECTURE.md for the folder layout).
+// Longer than ~400 lines on purpose: append, readNew and compact are one state machine over the same
+// files, lock and offsets, and the invariants below hold only if they are read and changed together.
+// The parts that stand alone are already outside (eventParse.ts, lock.ts, atomicFile.ts, privateFiles.ts).
 //
 // Invariants that make recovery possible:
 // - events.jsonl starts with a header line carrying its generation g; snapshot.json with generation s
@@ -585,6 +588,19 @@ export class EventLog {
     this.offset = st.size;
     this.lossSuspected = false;
     return { generation: g + 1, newEvents: fresh.events, reset: fresh.reset, expired, memories: memories.length };
+  }
+}
+
+/**
+ * Identity + size + mtime of the current log: changes whenever anyone appends or compacts, so a reader
+ * can tell cheaply that another process wrote ('none' when there is no log).
+ */
+export function logStamp(dir: string): string {
+  try {
+    const st = fs.statSync(path.join(dir, EVENTS_FILE));
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'none';
   }
 }
 

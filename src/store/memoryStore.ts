@@ -1,39 +1,35 @@
-// The store facade every surface (extension, CLI) uses: the event log is the truth; state, the BM25
-// index, the signature map and the vector index are derived from it and kept in step on every write.
-// Masking and the poisoning guard run here, before anything reaches disk.
-import { createHash } from 'crypto';
-import * as fs from 'fs';
-import * as path from 'path';
-import { validateCheck } from '../core/checkPattern';
+// The store facade every surface (extension, CLI) uses: the event log is the truth; the state, the word
+// and signature indexes (derivedIndexes.ts) and the vector index are derived from it and kept in step on
+// every write. Writes run one at a time; what each write appends is decided by core/writePlan.ts (masking,
+// dedup, evidence, the trust ladder); compactor.ts decides when the log is compacted, importer.ts imports.
 import { cleanupCandidates, type CleanupPolicy } from '../core/expiry';
-import { resolveFactUpdate } from '../core/facts';
-import { newId } from '../core/ids';
-import { parseImportLine, toExportLine, type ImportOptions } from '../core/importFormat';
-import { Bm25Index } from '../core/lexical';
-import { LessonDedup } from '../core/lessonDedup';
-import { findSecrets, maskRecord, maskSecrets } from '../core/mask';
-import { memorySignatures, memoryText } from '../core/memoryText';
-import { detectMemoryInjection } from '../core/poison';
-import { scopeProblem } from '../core/scopeCheck';
-import { sanitizeRecord } from '../core/text';
-import { RecallEngine, signatureKeyOf } from '../core/recall';
+import { toExportLine } from '../core/importFormat';
+import { maskSecrets } from '../core/mask';
+import type { MemoryPatch, TeamEdit } from '../core/memoryPatch';
+import type { RecallEngine } from '../core/recall';
 import { MemoryState } from '../core/reduce';
 import {
-  evaluateDemotion, evaluatePromotion, isDuplicateLesson, LADDER, planManualDemotion, planManualPromotion, PRIOR, teamMaturityCap, type ContextStamp,
-} from '../core/trust';
+  defaultOwner, maskedReason, planDemote, planFeedback, planPattern, planPromote, planRecord, planTeamEdit, planUpdate,
+  type PlanContext, type StoreView,
+} from '../core/writePlan';
 import type {
-  Fact, FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, RecallQuery, RecallResult,
+  FeedbackOutcome, HistoryEntry, Lesson, Logger, Maturity, Memory, MemoryEvent, MemoryKind, Owner, RecallQuery, RecallResult,
 } from '../core/types';
 import { nullLogger } from '../core/types';
+import { CLEANUP_COMPACT_BYTES, Compactor, type CompactorOptions } from './compactor';
+import { DerivedIndexes } from './derivedIndexes';
 import type { Embedder } from './embedder';
-import { EVENTS_FILE, EventLog } from './eventLog';
-import { writeFileAtomicSync } from './atomicFile';
-import { readFileNoFollowSync } from './privateFiles';
+import { EventLog, logStamp } from './eventLog';
 import { HashEmbedder } from './hashEmbedder';
-import { oversizedLineError, type OversizedLine } from './lineReader';
-import type { IndexItemInput, VectorIndex } from './vectorIndex';
+import { storeStats, type StoreStats } from './storeStats';
+import { importLines, type ImportLinesOptions, type ImportReport } from './importer';
+import type { OversizedLine } from './lineReader';
 
-export interface StoreOptions {
+export { COMPACT_PENDING_FILE } from './compactor';
+export { MAX_REPORTED_ERRORS, type ImportLinesOptions, type ImportReport } from './importer';
+export type { StoreStats } from './storeStats';
+
+export interface StoreOptions extends CompactorOptions {
   logger?: Logger;
   /** Default: HashEmbedder (model-free). */
   embedder?: Embedder;
@@ -43,98 +39,24 @@ export interface StoreOptions {
   readOnly?: boolean;
   /** Skip the vector index entirely (lexical + signature recall only). */
   vectors?: boolean;
-  /**
-   * Quiet time before a compaction asked for by forget/expiry or a grown log runs, so a burst compacts
-   * once (default 2 s); the follow-up compaction that clears the .prev pair waits as long again.
-   */
-  compactDelayMs?: number;
-  /** Compact once events.jsonl is larger than this (default 8 MB). */
-  compactLogBytes?: number;
-  /** Compact once events.jsonl holds more events than this since the last snapshot (default 20 000). */
-  compactLogEvents?: number;
 }
-
-export interface ImportReport {
-  imported: number;
-  skipped: number;
-  /** The first MAX_REPORTED_ERRORS bad lines; `errorsOmitted` counts the rest. */
-  errors: { line: number; error: string }[];
-  errorsOmitted?: number;
-  /** Lessons merged as evidence into an existing lesson (same signature, same fix, same scope). */
-  merged?: number;
-  /** Lines imported with a change worth knowing (evidence not kept); never repeats the line's text. */
-  notes?: { line: number; note: string }[];
-  notesOmitted?: number;
-}
-
-/**
- * Bad lines (and notes) an import report keeps: a file of three million bad lines made a 266 MB report.
- * The rest are counted, not listed.
- */
-export const MAX_REPORTED_ERRORS = 1000;
-
-export interface StoreStats {
-  memories: number;
-  byKind: Record<MemoryKind, number>;
-  byMaturity: Record<Maturity, number>;
-  quarantined: number;
-  flagged: number;
-  /** "hash" when no model is in use, otherwise the model's id. */
-  embedder: string;
-  vectors: number;
-  revision: number;
-  warnings: string[];
-}
-
-export interface ImportLinesOptions extends ImportOptions {
-  batchSize?: number;
-  onProgress?(n: number): void;
-  signal?: AbortSignal;
-}
-
-/** Cleanup compacts when the log has grown past this, even if nothing expired. */
-const COMPACT_LOG_BYTES = 4 * 1024 * 1024;
-/** After appends: compact when the log passes either bound (see StoreOptions). */
-const AUTO_COMPACT_BYTES = 8 * 1024 * 1024;
-const AUTO_COMPACT_EVENTS = 20_000;
-const COMPACT_DELAY_MS = 2000;
-/** A debounce that keeps being re-armed (a long import, a stream of forgets) still runs by then. */
-const COMPACT_MAX_WAIT_MS = 30_000;
-/** The shortest event line (an `accessed` event): below events × this many bytes, the event bound cannot be hit. */
-const MIN_EVENT_BYTES = 32;
-/**
- * How many compactions the folder still owes to removed text ("2" after a forget or expiry: the first
- * keeps it in the .prev pair, the second drops it). Kept on disk so the debt survives a closed window
- * or a CLI process, and the next open pays it.
- */
-export const COMPACT_PENDING_FILE = '.compact-pending';
-/** Sources that may not claim a maturity: what arrives this way earns trust like everything else. */
-const UNTRUSTED_SOURCES = new Set(['chat', 'imported', 'team', 'captured']);
 
 export class MemoryStore {
   readonly warnings: string[] = [];
-  private readonly lexical = new Bm25Index();
-  private readonly bySignature = new Map<string, Set<string>>();
-  /** id → key it is filed under, so a forgotten memory (gone from state) can be unfiled. */
-  /** Memory id → the signature keys it is filed under (its own, and the errors its episode met on the way). */
-  private readonly sigOf = new Map<string, string[]>();
+  private readonly indexes: DerivedIndexes;
   private readonly listeners = new Set<(ids: string[]) => void>();
   private readonly engine: RecallEngine;
   private readonly logger: Logger;
   private readonly now: () => number;
+  private readonly compactor: Compactor;
+  /** The store as the write plan reads it (state through `this.state`, which a reset replaces). */
+  private readonly view: StoreView;
   private writes: Promise<unknown> = Promise.resolve();
-  private vectors?: VectorIndex;
   private vectorsReady?: Promise<void>;
   private closed = false;
   private lastLogStamp?: string;
   private refreshing?: Promise<void>;
   private closing?: Promise<void>;
-  /** A compaction is due (debounced by compactTimer). */
-  private compactWanted = false;
-  private compactAskedAt = 0;
-  private compactTimer?: ReturnType<typeof setTimeout>;
-  /** Events in events.jsonl, counted on first need and then kept up to date (undefined: not counted). */
-  private logEvents?: number;
 
   private constructor(
     readonly dir: string,
@@ -146,7 +68,18 @@ export class MemoryStore {
   ) {
     this.logger = opts.logger ?? nullLogger;
     this.now = opts.now ?? Date.now;
-    this.engine = this.makeEngine();
+    this.indexes = new DerivedIndexes({ dir, embedder, logger: this.logger, readOnly: opts.readOnly, warnings: this.warnings });
+    // The engine reads through `this.state`, which refresh() may replace after another process compacts.
+    this.engine = this.indexes.recallEngine(() => this.state, opts.workspaceId);
+    this.compactor = new Compactor(dir, opts, this.logger, () => this.runDueCompaction(), () => !!this.opts.readOnly || this.closed);
+    const self = this;
+    this.view = {
+      get: id => self.state.get(id),
+      has: id => self.state.has(id),
+      isTombstoned: id => self.state.isTombstoned(id),
+      all: () => self.state.all(),
+      idsWithSignature: key => self.indexes.idsWithSignature(key),
+    };
   }
 
   static async open(dir: string, opts: StoreOptions = {}): Promise<MemoryStore> {
@@ -161,61 +94,21 @@ export class MemoryStore {
     const store = new MemoryStore(dir, log, state, embedder, !opts.embedder, opts);
     store.warnings.push(...warnings);
     store.lastLogStamp = stamp;
-    await store.rebuildDerivedInSlices();
-    // Removed text an earlier session could not finish clearing (or a log that outgrew its bounds).
-    if (!opts.readOnly && (owedCompactions(dir) > 0 || store.logTooBig())) store.scheduleCompaction();
+    await store.indexes.rebuildInSlices(state.all());
+    if (!opts.readOnly) store.compactor.checkAtOpen();
     return store;
-  }
-
-  private makeEngine(): RecallEngine {
-    const self = this;
-    return new RecallEngine({
-      // The engine reads through `this.state`, which refresh() may replace after another process compacts.
-      get state() { return self.state; },
-      lexical: this.lexical,
-      bySignature: this.bySignature,
-      // A model's vectors are searched in full; hash vectors only rescore what words and signatures found.
-      get vectors() { return self.embedder.kind === 'hash' ? undefined : self.vectors; },
-      get vectorOf() {
-        const vi = self.vectors;
-        return self.embedder.kind === 'hash' && vi ? (id: string) => vi.vectorOf(id) : undefined;
-      },
-      get embedQuery() {
-        return self.vectors ? async (text: string) => (await self.embedder.embed([text]))[0] : undefined;
-      },
-      workspaceId: this.opts.workspaceId,
-    });
   }
 
   /**
    * Vectors load on the first recall, not at open: the vector module (Vectra) is large, and commands that
    * never recall (import, export, stats, forget) should not pay for it. Writes before then need no vector
-   * work, because sync() reconciles the index with the log when it loads. Hash vectors are kept in memory
-   * only (read-only index): recomputing them is cheaper than parsing them back from disk; a model's
-   * vectors are persisted.
+   * work, because sync() reconciles the index with the log when it loads.
    */
   private ensureVectors(): Promise<void> {
     if (this.opts.vectors === false) return Promise.resolve();
     // In the write queue, so no write lands between the sync and `this.vectors` being set.
-    this.vectorsReady ??= this.serial(() => this.openVectors());
+    this.vectorsReady ??= this.serial(() => this.indexes.openVectors(this.state.all()));
     return this.vectorsReady;
-  }
-
-  private async openVectors(): Promise<void> {
-    try {
-      const { VectorIndex } = await import('./vectorIndex');
-      const readOnly = this.opts.readOnly || this.embedder.kind === 'hash';
-      const vi = await VectorIndex.open(path.join(this.dir, 'index'), { logger: this.logger, readOnly });
-      const r = await vi.sync(this.state.all().map(vectorItem), this.embedder);
-      if (r?.warnings?.length && !readOnly) this.warnings.push(...r.warnings);
-      this.vectors = vi;
-    } catch (e) {
-      // Vectors are derived and optional: recall still works on words and signatures.
-      const msg = `vector index unavailable, recalling by words and signatures only (${(e as Error).message})`;
-      this.warnings.push(msg);
-      this.logger.warn(msg);
-      this.vectors = undefined;
-    }
   }
 
   // ---- reading ----
@@ -246,128 +139,64 @@ export class MemoryStore {
   }
 
   stats(): StoreStats {
-    const byKind: Record<MemoryKind, number> = { lesson: 0, episode: 0, fact: 0, rule: 0 };
-    const byMaturity: Record<Maturity, number> = { observation: 0, pattern: 0, rule: 0, constraint: 0 };
-    let quarantined = 0, flagged = 0;
-    const all = this.state.all();
-    for (const m of all) {
-      byKind[m.kind] = (byKind[m.kind] ?? 0) + 1;
-      byMaturity[m.maturity] = (byMaturity[m.maturity] ?? 0) + 1;
-      if (m.quarantined) quarantined++;
-      if (m.flagged?.length) flagged++;
-    }
-    return {
-      memories: all.length, byKind, byMaturity, quarantined, flagged,
+    return storeStats(this.state.all(), {
       embedder: this.embedder.kind === 'hash' ? 'hash' : this.embedder.id,
-      vectors: this.vectors?.size ?? 0, // 0 until the first recall loads them
+      vectors: this.indexes.vectorCount, // 0 until the first recall loads them
       revision: this.state.revision,
       warnings: [...this.warnings],
-    };
+    });
   }
+
+  /** The owner new memories get when they name none. */
+  defaultOwner(): Owner { return defaultOwner(this.opts.workspaceId); }
+
+  /** True when the id was forgotten or expired here (its tombstone outlives compaction). */
+  isForgotten(id: string): boolean { return this.state.isTombstoned(id); }
 
   // ---- writing ----
 
+  /** Masks, fills defaults, and dedups lessons (evidence instead of a copy); resolves to the memory kept. */
   async record(input: Memory): Promise<Memory> {
-    return this.serial(async () => {
-      const now = this.now();
-      const m = this.prepare(input, now, false);
-      if (m.kind === 'lesson') {
-        const dup = this.findDuplicate(m);
-        if (dup) {
-          await this.mergeEvidence(dup, m, now);
-          return this.state.get(dup.id) ?? dup;
-        }
-      }
-      if (m.kind === 'fact') {
-        // Profile facts: the newer value supersedes the older, which stays as history; a word-for-word
-        // repeat is only marked as seen again (core/facts.ts).
-        const facts = this.state.all().filter((f): f is Fact => f.kind === 'fact');
-        const events = resolveFactUpdate(m, facts, now);
-        await this.commit(events);
-        return this.state.get(events[0].id) ?? m;
-      }
-      await this.commit([{ type: 'recorded', id: m.id, at: now, memory: m }]);
-      return this.state.get(m.id) ?? m;
-    });
+    return this.write(ctx => planRecord(this.view, input, ctx));
   }
 
-  /**
-   * Changes fields of a memory. `demoteTo` lowers its maturity in the same write (never raises it): new
-   * text from outside (a changed team line) must not keep the standing the old text earned.
-   */
-  async update(id: string, patch: Record<string, unknown>, reason?: string, opts: { demoteTo?: Maturity } = {}): Promise<void> {
-    return this.serial(async () => {
-      const m = this.require(id);
-      if (Array.isArray(patch.scope)) { const bad = scopeProblem(patch.scope as string[]); if (bad) throw new Error(bad); }
-      const clean = maskRecord(sanitizeRecord(patch));
-      const at = this.now();
-      const events: MemoryEvent[] = [{ type: 'updated', id, at, patch: clean, ...maskedReason(reason) }];
-      const to = opts.demoteTo;
-      if (to && LADDER.indexOf(to) < LADDER.indexOf(m.maturity)) {
-        events.push({ type: 'demoted', id, at, from: m.maturity, to, reason: reason ? `${maskSecrets(reason)}: new text starts again at ${to}` : `new text starts again at ${to}` });
-      }
-      await this.commit(events);
-    });
+  /** A pattern lesson from the pattern pass (store/patternPass.ts): recorded, then lifted on its evidence. */
+  async recordPattern(lesson: Lesson): Promise<Memory> {
+    return this.write(ctx => planPattern(this.view, lesson, ctx));
+  }
+
+  /** The user's edit of a memory's words, scope or keeping; maturity and confidence are not in a patch. */
+  async update(id: string, patch: MemoryPatch, reason?: string): Promise<void> {
+    return this.change(id, (m, ctx) => planUpdate(m, patch, reason, ctx));
+  }
+
+  /** A changed team-file line: its words and flags, and a drop to the team cap in the same write. */
+  async applyTeamEdit(id: string, edit: TeamEdit, reason?: string): Promise<void> {
+    return this.change(id, (m, ctx) => planTeamEdit(m, edit, reason, ctx));
   }
 
   async feedback(id: string, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string } = {}): Promise<void> {
-    return this.serial(async () => {
-      this.require(id);
-      const now = this.now();
-      const workspace = this.opts.workspaceId;
-      await this.commit([{
-        type: 'feedback', id, at: now, outcome,
-        ...maskedReason(opts.reason), ...(opts.auto ? { auto: true } : {}), ...(workspace ? { workspace } : {}),
-      }]);
-      const m = this.state.get(id);
-      if (!m) return;
-      const t = outcome === 'still_failed'
-        ? evaluateDemotion(m, workspace)
-        : evaluatePromotion(m, { now, outcome, workspace, file: opts.file, evidence: this.evidenceStamps(m, workspace) });
-      if (t) await this.commit([{ type: t.kind, id, at: now, from: m.maturity, to: t.to, reason: t.reason }]);
-    });
+    return this.change(id, (m, ctx) => planFeedback(this.view, m, outcome, opts, ctx));
   }
 
   async promote(id: string, to?: Maturity, reason?: string): Promise<void> {
-    return this.serial(async () => {
-      const m = this.require(id);
-      const plan = planManualPromotion(m, to);
-      if (!plan.ok) throw new Error(plan.error);
-      // A constraint's check runs in the editor: it must be one the linear-time engine can run.
-      const problem = plan.transition.to === 'constraint' ? validateCheck(m.kind === 'lesson' ? m.check : undefined) : undefined;
-      if (problem) throw new Error(problem);
-      await this.commit([{ type: 'promoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ? maskSecrets(reason) : plan.transition.reason }]);
-    });
+    return this.change(id, (m, ctx) => planPromote(m, to, reason, ctx));
   }
 
   async demote(id: string, reason?: string): Promise<void> {
-    return this.serial(async () => {
-      const m = this.require(id);
-      const plan = planManualDemotion(m);
-      if (!plan.ok) throw new Error(plan.error);
-      await this.commit([{ type: 'demoted', id, at: this.now(), from: m.maturity, to: plan.transition.to, reason: reason ? maskSecrets(reason) : plan.transition.reason }]);
-    });
+    return this.change(id, (m, ctx) => planDemote(m, reason, ctx));
   }
 
   async forget(id: string, reason?: string): Promise<void> {
-    return this.serial(async () => {
-      this.require(id);
-      await this.commit([{ type: 'deleted', id, at: this.now(), ...maskedReason(reason) }]);
-    });
+    return this.change(id, (_, { now }) => [{ type: 'deleted', id, at: now, ...maskedReason(reason) }]);
   }
 
   async quarantine(id: string, reason: string): Promise<void> {
-    return this.serial(async () => {
-      this.require(id);
-      await this.commit([{ type: 'quarantined', id, at: this.now(), reason: maskSecrets(reason) }]);
-    });
+    return this.change(id, (_, { now }) => [{ type: 'quarantined', id, at: now, reason: maskSecrets(reason) }]);
   }
 
   async restore(id: string): Promise<void> {
-    return this.serial(async () => {
-      this.require(id);
-      await this.commit([{ type: 'restored', id, at: this.now() }]);
-    });
+    return this.change(id, (_, { now }) => [{ type: 'restored', id, at: now }]);
   }
 
   async markAccessed(ids: string[]): Promise<void> {
@@ -379,118 +208,12 @@ export class MemoryStore {
     });
   }
 
-  /**
-   * Imports JSON lines (see core/importFormat.ts). Bad lines are reported and skipped; good lines are
-   * appended in batches, each durable before the next, so an interrupted import keeps what it wrote.
-   * Duplicate ids (within the file, or already in the store) are reported and skipped: the first wins.
-   * Lessons without an explicit id that repeat an existing lesson (same signature, same fix, same scope)
-   * become evidence on it instead of a copy; lines with an explicit id are always kept as themselves.
-   */
+  /** Imports JSON lines (store/importer.ts): bad lines reported, repeats merged, durable batch by batch. */
   async importLines(lines: Iterable<string | OversizedLine> | AsyncIterable<string | OversizedLine>, opts: ImportLinesOptions = {}): Promise<ImportReport> {
-    const batchSize = Math.max(1, opts.batchSize ?? 500);
-    const report: ImportReport = { imported: 0, skipped: 0, errors: [], merged: 0, notes: [] };
-    const recorded = new Set<string>(); // ids this import has written (evidence may name them)
-    const seen = new Set<string>();
-    let batch: MemoryEvent[] = [];
-    // Lessons this import wrote or queued, and the store's own lessons of every signature it met, so a
-    // repeat is found by key instead of by comparing it with every earlier lesson of its signature.
-    const dedup = new LessonDedup();
-    const seededSigs = new Set<string>();
-    const evidenceOf = new Map<string, Set<string>>();
-    const merged = new Set<string>();
-    let lineNo = 0;
-    const error = (line: number, text: string) => {
-      if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push({ line, error: text });
-      else report.errorsOmitted = (report.errorsOmitted ?? 0) + 1;
-      report.skipped++;
-    };
-    const note = (line: number, text: string) => {
-      if (report.notes!.length < MAX_REPORTED_ERRORS) report.notes!.push({ line, note: text });
-      else report.notesOmitted = (report.notesOmitted ?? 0) + 1;
-    };
-    const flush = async () => {
-      if (!batch.length) return;
-      const events = batch;
-      batch = [];
-      evidenceOf.clear();
-      await this.serial(async () => {
-        await this.commit(events);
-        // Evidence may have earned a promotion; evaluate once per lesson per batch.
-        const now = this.now();
-        const steps: MemoryEvent[] = [];
-        for (const id of merged) {
-          const cur = this.state.get(id);
-          const t = cur && evaluatePromotion(cur, { now, workspace: this.opts.workspaceId });
-          if (cur && t) steps.push({ type: t.kind, id, at: now, from: cur.maturity, to: t.to, reason: t.reason });
-        }
-        merged.clear();
-        await this.commit(steps);
-      });
-      opts.onProgress?.(report.imported);
-    };
-    for await (const rawLine of lines as AsyncIterable<string | OversizedLine>) {
-      lineNo++;
-      if (opts.signal?.aborted) break;
-      // A reader that bounds lines before buffering them (store/lineReader.ts) hands over only the size.
-      if (typeof rawLine !== 'string') { error(lineNo, oversizedLineError(rawLine.bytes)); continue; }
-      const line = rawLine.replace(/^\uFEFF/, '').replace(/\r$/, '');
-      if (!line.trim()) continue;
-      const now = this.now();
-      const parsed = parseImportLine(line, lineNo, now, { ...opts, owner: opts.owner ?? this.defaultOwner() });
-      if (!parsed.ok) { error(lineNo, parsed.error); continue; }
-      const id = parsed.memory.id;
-      if (seen.has(id) || this.state.has(id) || this.state.isTombstoned(id)) {
-        error(lineNo, `duplicate id "${id}": ${seen.has(id) ? 'an earlier line has it' : 'already in the store'}; line skipped`);
-        continue;
-      }
-      seen.add(id);
-      // A team file keeps its lines' evidence, within the team cap (trust.teamMaturityCap), re-applied here
-      // after masking and whatever the parser was told.
-      const m = this.prepare(parsed.memory, now, !!opts.trusted || !!opts.team);
-      if (opts.team && !opts.trusted) { m.maturity = teamMaturityCap(m); m.source = 'team'; m.confidence = { ...PRIOR }; }
-      // Evidence is what moves a lesson up the ladder (observation -> pattern), so an untrusted file may
-      // not bring any: neither ids it lists nor copies of one lesson counted as separate sightings.
-      // A trusted backup keeps what it lists; a merge adds only ids that exist, never the merged line's
-      // own id, which does not become a memory.
-      if (m.kind === 'lesson' && !opts.trusted && !opts.team && m.evidence.length) {
-        note(lineNo, `${m.evidence.length} evidence id(s) not kept: evidence from an untrusted file does not count toward promotion`);
-        m.evidence = [];
-      }
-      if (m.kind === 'lesson' && !seededSigs.has(m.errorSignature)) {
-        seededSigs.add(m.errorSignature);
-        for (const sid of this.bySignature.get(m.errorSignature) ?? []) {
-          const other = this.state.get(sid);
-          if (other?.kind === 'lesson') dedup.add(other);
-        }
-      }
-      if (m.kind === 'lesson' && !parsed.explicitId) {
-        const found = dedup.find(m);
-        // Only a lesson still in the store or queued by this import (one forgotten meanwhile is gone).
-        const dup = found && (this.state.has(found.id) || recorded.has(found.id)) ? found : undefined;
-        if (dup) {
-          let have = evidenceOf.get(dup.id);
-          if (!have) { have = new Set(this.state.get(dup.id)?.kind === 'lesson' ? (this.state.get(dup.id) as Lesson).evidence : dup.evidence); evidenceOf.set(dup.id, have); }
-          for (const evidenceId of m.evidence.filter(e => this.state.has(e) || recorded.has(e))) {
-            if (have.has(evidenceId)) continue;
-            have.add(evidenceId);
-            batch.push({ type: 'evidence', id: dup.id, at: now, evidenceId, reason: 'same error fixed the same way (import)' });
-          }
-          merged.add(dup.id);
-          report.merged!++;
-          report.skipped++;
-          if (batch.length >= batchSize) await flush();
-          continue;
-        }
-      }
-      // A line with its own id is kept as itself, but a later id-less repeat merges into it.
-      if (m.kind === 'lesson') dedup.add(m);
-      batch.push({ type: 'recorded', id: m.id, at: now, memory: m });
-      recorded.add(m.id);
-      report.imported++;
-      if (batch.length >= batchSize) await flush();
-    }
-    await flush();
-    return report;
+    return importLines({
+      view: this.view, workspace: this.opts.workspaceId, now: () => this.now(),
+      serial: fn => this.serial(fn), commit: events => this.commit(events),
+    }, lines, opts);
   }
 
   /** Expires memories past their TTL, and old + rarely recalled + unimportant ones (core/expiry.ts). Pinned never. */
@@ -500,7 +223,7 @@ export class MemoryStore {
       const found = cleanupCandidates(this.state.all(), now, { ...policy, ttlDays: policy.ttlDays ?? 0 });
       await this.commit(found.map(c => ({ type: 'expired' as const, id: c.id, at: now, reason: c.reason })));
       // Expired and forgotten text leaves the disk only at compaction; cleanup is the periodic moment for it.
-      if (!this.opts.readOnly && (found.length || logBytes(this.dir) > COMPACT_LOG_BYTES)) {
+      if (!this.opts.readOnly && (found.length || this.compactor.logOver(CLEANUP_COMPACT_BYTES))) {
         await this.compactInner().catch(e => this.logger.warn(`compaction after cleanup failed: ${(e as Error).message}`));
       }
       return found.map(c => c.id);
@@ -528,13 +251,12 @@ export class MemoryStore {
     return this.serial(async () => {
       const r = await this.log.readNew();
       if (r.warnings.length) this.warnings.push(...r.warnings);
+      this.compactor.readOthers(r.events.length, r.reset);
       if (r.reset) {
-        this.logEvents = undefined;
         await this.resetTo(r.events);
         return;
       }
       if (!r.events.length) return;
-      if (this.logEvents !== undefined) this.logEvents += r.events.length;
       await this.applyDerived(r.events);
     });
   }
@@ -544,11 +266,7 @@ export class MemoryStore {
     const state = new MemoryState();
     state.applyAll(events);
     this.state = state;
-    this.rebuildDerived();
-    if (this.vectors) {
-      await this.vectors.sync(this.state.all().map(vectorItem), this.embedder)
-        .catch((e: unknown) => this.logger.warn(`vector sync failed: ${(e as Error).message}`));
-    }
+    await this.indexes.reset(this.state.all());
     this.fire(this.state.all().map(m => m.id));
   }
 
@@ -560,27 +278,13 @@ export class MemoryStore {
     return this.serial(() => this.compactInner());
   }
 
-  private async compactInner(): Promise<{ generation: number; memories: number }> {
-    // Whatever was pending is served by this compaction; a follow-up is scheduled below if one is owed.
-    this.cancelCompactionTimer();
-    this.compactWanted = false;
-    const owed = owedCompactions(this.dir);
-    const r = await this.log.compact(this.state, { now: this.now() });
-    this.logEvents = 0;
-    if (r.reset) {
-      // Another process replaced the log in a way we could not follow: newEvents is the full state.
-      await this.resetTo(r.newEvents);
-    } else if (r.newEvents.length) {
-      await this.applyDerived(r.newEvents);
-    }
-    // Past-expiry memories the snapshot dropped are dropped here too (no event: the snapshot is the record).
-    if (r.expired.length) await this.applyDerived(r.expired.map(id => ({ type: 'expired' as const, id, at: this.now(), reason: 'expired at compaction' })));
-    // The .prev pair keeps one step back, so text removed before this compaction (or expired by it) is
-    // still in snapshot.prev.json / events.prev.jsonl until the next one.
-    const still = Math.max(owed - 1, r.expired.length ? 1 : 0);
-    setOwedCompactions(this.dir, still, this.logger);
-    if (still > 0) this.scheduleCompaction();
-    return { generation: r.generation, memories: r.memories };
+  private compactInner(): Promise<{ generation: number; memories: number }> {
+    return this.compactor.compact({
+      compactLog: () => this.log.compact(this.state, { now: this.now() }),
+      reset: events => this.resetTo(events),
+      apply: events => this.applyDerived(events),
+      now: this.now,
+    });
   }
 
   /**
@@ -589,8 +293,10 @@ export class MemoryStore {
    * the first one owes stays scheduled: call again to run it too.
    */
   async flushCompaction(): Promise<boolean> {
-    this.cancelCompactionTimer();
-    if (!this.compactWanted || this.opts.readOnly || this.closed) return false;
+    return this.compactor.flush();
+  }
+
+  private async runDueCompaction(): Promise<boolean> {
     try {
       await this.serial(() => this.compactInner());
       return true;
@@ -600,44 +306,10 @@ export class MemoryStore {
     }
   }
 
-  /** Asks for a compaction after the quiet time; repeated asks re-arm the timer, up to COMPACT_MAX_WAIT_MS. */
-  private scheduleCompaction(): void {
-    if (this.opts.readOnly || this.closed) return;
-    const t = Date.now(); // wall clock: the debounce is about real bursts, not the store's notion of now
-    if (!this.compactWanted) { this.compactWanted = true; this.compactAskedAt = t; }
-    this.cancelCompactionTimer();
-    const quiet = Math.max(0, this.opts.compactDelayMs ?? COMPACT_DELAY_MS);
-    const delay = Math.max(0, Math.min(quiet, this.compactAskedAt + Math.max(quiet, COMPACT_MAX_WAIT_MS) - t));
-    this.compactTimer = setTimeout(() => {
-      this.compactTimer = undefined;
-      void this.flushCompaction();
-    }, delay);
-    // A pending compaction never keeps a CLI process alive; close() runs it instead.
-    this.compactTimer.unref?.();
-  }
-
-  private cancelCompactionTimer(): void {
-    if (this.compactTimer) clearTimeout(this.compactTimer);
-    this.compactTimer = undefined;
-  }
-
-  /** True when events.jsonl passed the size or event-count bound. One stat; lines are counted once. */
-  private logTooBig(): boolean {
-    const bytes = logBytes(this.dir);
-    if (bytes > (this.opts.compactLogBytes ?? AUTO_COMPACT_BYTES)) return true;
-    const maxEvents = this.opts.compactLogEvents ?? AUTO_COMPACT_EVENTS;
-    if (this.logEvents === undefined) {
-      if (bytes <= maxEvents * MIN_EVENT_BYTES) return false;
-      this.logEvents = countLines(path.join(this.dir, EVENTS_FILE)) - 1; // minus the header
-    }
-    return this.logEvents > maxEvents;
-  }
-
   async rebuildIndex(opts: { onProgress?(done: number, total: number): void; signal?: AbortSignal } = {}): Promise<void> {
     await this.ensureVectors();
     return this.serial(async () => {
-      this.rebuildDerived();
-      if (this.vectors) await this.vectors.rebuild(this.state.all().map(vectorItem), this.embedder, { onProgress: opts.onProgress, signal: opts.signal });
+      await this.indexes.rebuildAll(this.state.all(), { onProgress: opts.onProgress, signal: opts.signal });
     });
   }
 
@@ -649,14 +321,14 @@ export class MemoryStore {
   private async closeInner(): Promise<void> {
     // A compaction still waiting for its quiet time runs now: forgotten text must not wait for the next
     // session (a CLI `forget` exits right after). A follow-up it owes is paid at the next open.
-    if (this.compactWanted) await this.flushCompaction();
-    this.cancelCompactionTimer();
+    if (this.compactor.due) await this.flushCompaction();
+    this.compactor.cancel();
     this.closed = true;
     await this.refreshing;
     await this.writes.catch(() => undefined);
     await this.vectorsReady?.catch(() => undefined);
     this.listeners.clear();
-    await this.vectors?.close();
+    await this.indexes.close();
     if (this.ownsEmbedder) await this.embedder.dispose();
   }
 
@@ -670,117 +342,38 @@ export class MemoryStore {
     return run;
   }
 
-  private require(id: string): Memory {
-    const m = this.state.get(id);
-    if (!m) throw new Error(`no memory with id ${id}`);
-    return m;
+  private context(): PlanContext {
+    return { now: this.now(), workspace: this.opts.workspaceId };
   }
 
-  private defaultOwner() {
-    return { scope: 'workspace' as const, ...(this.opts.workspaceId ? { workspace: this.opts.workspaceId } : {}) };
+  /** Appends what `plan` decides and resolves to the memory it names. */
+  private write(plan: (ctx: PlanContext) => { events: MemoryEvent[]; id: string }): Promise<Memory> {
+    return this.serial(async () => {
+      const p = plan(this.context());
+      await this.commit(p.events);
+      const kept = this.state.get(p.id);
+      if (kept) return kept;
+      const rec = p.events.find(e => e.type === 'recorded' && e.id === p.id);
+      if (rec?.type === 'recorded') return rec.memory;
+      throw new Error(`no memory with id ${p.id}`);
+    });
   }
 
-  /** Masks, fills defaults, computes the signature key, clamps maturity, and flags instruction-like text. */
-  private prepare(input: Memory, now: number, trusted: boolean): Memory {
-    // Masking first: nothing below (not even the duplicate check) sees a secret. maskRecord also takes
-    // out, in any case, what a caller derived from the raw text (a lower-cased signature key).
-    // An id is a name, never silently rewritten by masking (two e-mail ids would become one «email»).
-    if (input.id && findSecrets(input.id).length) throw new Error('a memory id may not hold personal data or a secret (it would be masked and collide)');
-    // eslint-disable-next-line no-control-regex
-    if (input.id && /[\x00-\x1f\x7f-\x9f]/.test(input.id)) throw new Error('a memory id may not hold control characters');
-    // Terminal escapes and control characters leave here, before anything is stored or shown.
-    const m = maskRecord(sanitizeRecord({ ...input })) as Memory;
-    m.id = m.id || newId(m.kind[0]);
-    m.createdAt ??= now;
-    m.updatedAt ??= m.createdAt;
-    m.accessCount ??= 0;
-    m.importance ??= 0.5;
-    m.tags ??= [];
-    m.scope ??= [];
-    const badScope = scopeProblem(m.scope);
-    if (badScope) throw new Error(badScope);
-    m.source ??= 'manual';
-    m.owner ??= this.defaultOwner();
-    m.confidence ??= { ...PRIOR };
-    m.maturity ??= 'observation';
-    if (!trusted && UNTRUSTED_SOURCES.has(m.source) && m.maturity !== 'observation') m.maturity = 'observation';
-    if (m.kind === 'lesson') {
-      m.evidence ??= [];
-      m.stack ??= [];
-      m.errorText ??= '';
-      if (!m.errorSignature && m.errorText) m.errorSignature = signatureKeyOf(m.errorText) ?? '';
-    }
-    const reasons = detectMemoryInjection(m);
-    if (reasons.length) m.flagged = [...new Set([...(m.flagged ?? []), ...reasons])];
-    return m;
-  }
-
-  /**
-   * Where and when a memory was seen before the feedback just recorded, for trust.differentContext:
-   * its creation, the episodes behind it (their workspace, files and start), and the workspaces that had
-   * already confirmed it. "Re-validated in a different context" means different from all of these.
-   */
-  private evidenceStamps(m: Memory, workspace: string | undefined): ContextStamp[] {
-    const stamps: ContextStamp[] = [{ workspace: m.owner?.workspace, at: m.createdAt }];
-    if (m.kind !== 'lesson') return stamps;
-    for (const id of m.evidence) {
-      const e = this.state.get(id);
-      if (!e) continue;
-      const at = e.kind === 'episode' ? e.startedAt ?? e.createdAt : e.createdAt;
-      const files = e.kind === 'episode' ? (e.files ?? []).slice(0, 50) : [];
-      if (!files.length) stamps.push({ workspace: e.owner?.workspace, at });
-      for (const file of files) stamps.push({ workspace: e.owner?.workspace, file, at });
-    }
-    for (const [ws, t] of Object.entries(m.perWorkspace ?? {})) {
-      // The feedback just recorded is already in its workspace's tally: only earlier confirmations count.
-      if (t.prevented - (ws === workspace ? 1 : 0) > 0) stamps.push({ workspace: ws, at: m.createdAt });
-    }
-    return stamps;
-  }
-
-  private findDuplicate(m: Lesson): Lesson | undefined {
-    const ids = this.bySignature.get(m.errorSignature);
-    if (!ids) return undefined;
-    for (const id of ids) {
-      const other = this.state.get(id);
-      if (other?.kind === 'lesson' && this.sameLesson(other, m)) return other;
-    }
-    return undefined;
-  }
-
-  /** Same lesson = same signature and fix (trust.isDuplicateLesson), and the same scope and owner:
-   *  a twin in another scope is a different memory, whatever its fix says. */
-  private sameLesson(a: Lesson, b: Lesson): boolean {
-    return isDuplicateLesson(a, b) && sameScope(a.scope, b.scope) && (a.owner?.scope ?? 'workspace') === (b.owner?.scope ?? 'workspace');
-  }
-
-  private async mergeEvidence(existing: Lesson, m: Lesson, now: number): Promise<void> {
-    const evidenceIds = m.evidence.length ? m.evidence : [m.id];
-    const events: MemoryEvent[] = evidenceIds
-      .filter(e => !existing.evidence.includes(e))
-      .map(evidenceId => ({ type: 'evidence' as const, id: existing.id, at: now, evidenceId, reason: 'same error fixed the same way' }));
-    if (!events.length) return;
-    await this.commit(events);
-    const cur = this.state.get(existing.id);
-    if (!cur) return;
-    const t = evaluatePromotion(cur, { now, workspace: this.opts.workspaceId });
-    if (t) await this.commit([{ type: t.kind, id: cur.id, at: now, from: cur.maturity, to: t.to, reason: t.reason }]);
+  /** Appends what `plan` decides about an existing memory. */
+  private change(id: string, plan: (m: Memory, ctx: PlanContext) => MemoryEvent[]): Promise<void> {
+    return this.serial(async () => {
+      const m = this.state.get(id);
+      if (!m) throw new Error(`no memory with id ${id}`);
+      await this.commit(plan(m, this.context()));
+    });
   }
 
   /** Durable append, then fold into state and every derived index. */
   private async commit(events: MemoryEvent[]): Promise<void> {
     if (!events.length) return;
     await this.log.append(events);
-    if (this.logEvents !== undefined) this.logEvents += events.length;
     await this.applyDerived(events);
-    if (this.opts.readOnly) return;
-    if (events.some(e => e.type === 'deleted' || e.type === 'expired')) {
-      // Removed text leaves the disk at compaction, two of them (see COMPACT_PENDING_FILE).
-      setOwedCompactions(this.dir, 2, this.logger);
-      this.scheduleCompaction();
-    } else if (!this.compactWanted && this.logTooBig()) {
-      this.scheduleCompaction();
-    }
+    if (!this.opts.readOnly) this.compactor.appended(events);
   }
 
   private async applyDerived(events: MemoryEvent[]): Promise<void> {
@@ -791,71 +384,8 @@ export class MemoryStore {
       touched.add(ev.id);
       if (ev.type === 'recorded' || ev.type === 'updated' || ev.type === 'deleted' || ev.type === 'expired') textChanged.add(ev.id);
     }
-    const upserts: Memory[] = [];
-    for (const id of textChanged) {
-      const m = this.state.get(id);
-      if (m) { this.index(m); upserts.push(m); } else this.unindex(id);
-    }
-    if (this.vectors && textChanged.size) {
-      try {
-        const gone = [...textChanged].filter(id => !this.state.has(id));
-        if (gone.length) this.vectors.remove(gone);
-        if (upserts.length) await this.vectors.upsert(upserts.map(vectorItem), this.embedder);
-      } catch (e) {
-        this.logger.warn(`vector index update failed (recall continues on words): ${(e as Error).message}`);
-      }
-    }
+    await this.indexes.changed(textChanged, id => this.state.get(id));
     if (touched.size) this.fire([...touched]);
-  }
-
-  private rebuildDerived(): void {
-    for (const id of [...this.sigOf.keys()]) this.unindex(id);
-    for (const m of this.state.all()) this.index(m);
-  }
-
-  /**
-   * The same as rebuildDerived, for open(): the word index of a large store takes seconds to build, and
-   * in the extension host that thread is the editor's, so it is given back every ~16 ms. Nothing else
-   * can write meanwhile: the store is not handed out until open() resolves.
-   */
-  private async rebuildDerivedInSlices(): Promise<void> {
-    for (const id of [...this.sigOf.keys()]) this.unindex(id);
-    let sliceStart = performance.now();
-    for (const m of this.state.all()) {
-      this.index(m);
-      if (performance.now() - sliceStart > 16) {
-        await new Promise<void>(resolve => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
-  }
-
-  private index(m: Memory): void {
-    this.lexical.add(m.id, memoryText(m));
-    const keys = memorySignatures(m);
-    const old = this.sigOf.get(m.id);
-    if (old && old.join('\n') === keys.join('\n')) return;
-    if (old) this.unfile(m.id);
-    for (const key of keys) {
-      let set = this.bySignature.get(key);
-      if (!set) { set = new Set(); this.bySignature.set(key, set); }
-      set.add(m.id);
-    }
-    if (keys.length) this.sigOf.set(m.id, keys);
-  }
-
-  private unindex(id: string): void {
-    this.lexical.remove(id);
-    this.unfile(id);
-  }
-
-  private unfile(id: string): void {
-    for (const key of this.sigOf.get(id) ?? []) {
-      const set = this.bySignature.get(key);
-      set?.delete(id);
-      if (set && !set.size) this.bySignature.delete(key);
-    }
-    this.sigOf.delete(id);
   }
 
   private fire(ids: string[]): void {
@@ -864,64 +394,3 @@ export class MemoryStore {
     }
   }
 }
-
-/** A user-typed reason lands in the log and the history view: it is masked like every other text. */
-function maskedReason(reason: string | undefined): { reason?: string } {
-  return reason ? { reason: maskSecrets(reason) } : {};
-}
-
-function vectorItem(m: Memory): IndexItemInput {
-  const text = memoryText(m);
-  return { id: m.id, text, hash: createHash('sha1').update(text).digest('hex') };
-}
-
-/** Identity + size + mtime of the current log: changes whenever anyone appends or compacts. */
-function logStamp(dir: string): string {
-  try {
-    const st = fs.statSync(path.join(dir, EVENTS_FILE));
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'none';
-  }
-}
-
-/** Compactions the folder still owes to removed text (0 when none, or the marker is unreadable). */
-function owedCompactions(dir: string): number {
-  try {
-    const n = Number(readFileNoFollowSync(path.join(dir, COMPACT_PENDING_FILE)).buf.toString('utf8').trim());
-    return Number.isInteger(n) && n > 0 ? Math.min(n, 2) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function setOwedCompactions(dir: string, n: number, logger: Logger): void {
-  const file = path.join(dir, COMPACT_PENDING_FILE);
-  try {
-    // Replaced, not written through: a link planted at this name is swapped out, its target untouched.
-    if (n > 0) { if (owedCompactions(dir) !== n) writeFileAtomicSync(file, String(n)); } else fs.rmSync(file, { force: true });
-  } catch (e) {
-    // Only the next-open reminder is lost: this session still compacts on its timer.
-    logger.warn(`could not update ${COMPACT_PENDING_FILE}: ${(e as Error).message}`);
-  }
-}
-
-function countLines(file: string): number {
-  let buf: Buffer;
-  try { buf = readFileNoFollowSync(file).buf; } catch { return 0; }
-  let n = 0;
-  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) n++;
-  return n;
-}
-
-/** Size of the current event log (0 when missing). */
-function logBytes(dir: string): number {
-  try { return fs.statSync(path.join(dir, EVENTS_FILE)).size; } catch { return 0; }
-}
-
-function sameScope(a: string[], b: string[]): boolean {
-  if (a.length !== b.length) return false;
-  const x = [...a].sort(), y = [...b].sort();
-  return x.every((g, i) => g === y[i]);
-}
-

@@ -1,11 +1,9 @@
 // A memory's life after capture: the user moves it up or down the ladder, turns a rule into a checked
 // constraint, shares it with the team, restores it from quarantine; cleanup lets old, unused memories go
 // (on demand and in the background). Also starts the stale guard and the team-file sync.
-import { createHash } from 'crypto';
 import * as vscode from 'vscode';
-import { extractPatterns, patternLesson } from '../core/patterns';
-import { evaluatePromotion, LADDER, planManualDemotion, planManualPromotion } from '../core/trust';
-import { memoryTitle, type Episode, type Lesson, type Maturity, type Memory } from '../core/types';
+import { LADDER, planManualDemotion, planManualPromotion } from '../core/trust';
+import { memoryTitle, type Lesson, type Maturity, type Memory } from '../core/types';
 import { formatError } from './errors';
 import type { Services } from './services';
 import { registerStaleGuard } from './staleGuard';
@@ -173,30 +171,20 @@ async function runCleanup(services: Services, interactive: boolean): Promise<num
 }
 
 /**
- * Episodes that keep ending the same way become pattern lessons (evidence: the episodes). Ids come from
- * the candidate, and a pattern once proposed is never proposed again, so one the user forgot stays gone.
+ * Episodes that keep ending the same way become pattern lessons (store/patternPass.ts, which the CLI runs
+ * too). A pattern once proposed here is remembered, so one the user forgot stays gone.
  */
 export async function runPatternPass(services: Services): Promise<number> {
   const store = await services.store();
-  const episodes = store.list({ kinds: ['episode'] }) as Episode[];
   const proposed = new Set(services.context.workspaceState.get<string[]>(PROPOSED_PATTERNS_KEY) ?? []);
-  let added = 0;
-  for (const c of extractPatterns(episodes)) {
-    const id = `p_${createHash('sha1').update(c.key).digest('hex').slice(0, 16)}`;
-    if (proposed.has(id) || store.get(id)) continue;
-    const lesson = patternLesson(c, { id, now: Date.now(), owner: { scope: 'workspace', workspace: services.workspaceId } });
-    const saved = await store.record(lesson);
-    // The store records captured lessons as observations; the ladder's own rule then lifts it on its evidence.
-    const step = saved.id === id ? evaluatePromotion(saved, { now: Date.now() }) : undefined;
-    if (step) await store.promote(id, step.to, step.reason);
-    proposed.add(id);
-    added++;
-  }
+  const r = await loadStoreModule().runPatternPass(store, { owner: { scope: 'workspace', workspace: services.workspaceId }, proposed });
+  const added = r.proposed.length;
   if (added) {
+    for (const id of r.proposed) proposed.add(id);
     await services.context.workspaceState.update(PROPOSED_PATTERNS_KEY, [...proposed].slice(-2000));
     services.fireChanged();
   }
-  services.logger.info(`pattern pass: ${added} new pattern${added === 1 ? '' : 's'} from ${episodes.length} episodes`);
+  services.logger.info(`pattern pass: ${added} new pattern${added === 1 ? '' : 's'} from ${r.episodes} episodes`);
   return added;
 }
 

@@ -87,7 +87,7 @@ export async function loadTeamFile(services: Services): Promise<TeamLoadReport |
     // New text drops to the team cap and carries its own injection flags (core/team.ts teamEdit).
     const edit = teamEdit(cur, m);
     if (edit) {
-      await store.update(m.id, edit.patch, 'changed in the team file', { demoteTo: edit.demoteTo });
+      await store.applyTeamEdit(m.id, edit, 'changed in the team file');
       report.updated++;
     }
   }

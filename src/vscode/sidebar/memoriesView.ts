@@ -3,6 +3,7 @@
 // renders rows and sends named actions back through the validated protocol.
 import * as vscode from 'vscode';
 import type { FeedbackOutcome, Outcome, RecallResult } from '../../core/types';
+import type { MemoryPatch } from '../../core/memoryPatch';
 import { globProblem } from '../../core/scopeCheck';
 import { formatError } from '../errors';
 import type { CaptureApi } from '../capture/captureApi';
@@ -224,8 +225,8 @@ export class MemoriesView extends ViewHost {
     const store = await this.services.store();
     const m = store.get(id);
     if (!m) return this.gone(id);
-    const patch: Record<string, unknown> = {};
-    const ask = async (field: string, prompt: string, value: string): Promise<boolean> => {
+    const patch: MemoryPatch = {};
+    const ask = async (field: 'rootCause' | 'fixApproach' | 'content' | 'instruction' | 'summary' | 'resolution', prompt: string, value: string): Promise<boolean> => {
       const next = await vscode.window.showInputBox({ title: vscode.l10n.t('Edit memory'), prompt, value, ignoreFocusOut: true });
       if (next === undefined) return false; // Escape cancels the whole edit
       if (next.trim() !== value.trim()) patch[field] = next.trim();
