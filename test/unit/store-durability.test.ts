@@ -33,34 +33,48 @@ async function reopen(dir: string): Promise<{ state: MemoryState; warnings: stri
   return { state, warnings };
 }
 
+/** A small seeded PRNG (mulberry32): where the kills land is random but repeatable from its seed. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 describe('store durability (child processes)', function () {
   this.timeout(180_000);
   let child: string;
   before(async () => { child = await bundle('test/unit/store-child.ts', 'store-child'); });
 
   it('keeps every acknowledged append across 20 SIGKILLs at random points, compactions included', async () => {
+    // Seeded, so a failing run can be repeated: ENGRAM_TEST_SEED=<the seed in the failure message>.
+    const seed = Number(process.env.ENGRAM_TEST_SEED) || Date.now() % 2 ** 31;
+    const random = mulberry32(seed);
     const dir = tmpDir('kill');
     const acknowledged: string[] = [];
     let sawTornWarning = 0;
     for (let round = 0; round < 20; round++) {
       const c = runChild(child, [dir, `r${round}`, '0', '7']);
       // Let it get some appends (and maybe a compaction) done, then kill it mid-flight.
-      const target = 3 + Math.floor(Math.random() * 25);
+      const target = 3 + Math.floor(random() * 25);
       // A liveness bound, not a timing check: generous, because a loaded machine starts node slowly.
       const deadline = Date.now() + 60_000;
       while (c.ids.length < target && Date.now() < deadline) await new Promise(r => setTimeout(r, 2));
-      await new Promise(r => setTimeout(r, Math.random() * 15));
+      await new Promise(r => setTimeout(r, random() * 15));
       c.kill();
       await c.done;
-      assert.ok(c.ids.length > 0, `round ${round}: child made no progress: ${c.stderr()}`);
+      assert.ok(c.ids.length > 0, `seed ${seed}, round ${round}: child made no progress: ${c.stderr()}`);
       acknowledged.push(...c.ids);
 
       const { state } = await reopen(dir);
       for (const id of acknowledged) {
         const m = state.get(id);
-        assert.ok(m, `round ${round}: acknowledged ${id} is missing`);
+        assert.ok(m, `seed ${seed}, round ${round}: acknowledged ${id} is missing`);
         // One recorded + one feedback per id: alpha 2 exactly, so nothing was replayed twice.
-        assert.strictEqual(m.confidence.alpha, 2, `round ${round}: ${id} applied twice (alpha ${m.confidence.alpha})`);
+        assert.strictEqual(m.confidence.alpha, 2, `seed ${seed}, round ${round}: ${id} applied twice (alpha ${m.confidence.alpha})`);
       }
       // Simulate the torn write a power cut can leave (SIGKILL cannot split a write on a local disk).
       if (round % 4 === 3) {
