@@ -188,7 +188,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
-      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), io });
+      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), personal: location.personal, io });
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });
