@@ -5,6 +5,7 @@ import { randomUUID } from 'crypto';
 import type { FeedbackOutcome, Memory, RecallResult } from '../core/types';
 import { mean } from '../core/trust';
 import { mergeRecall } from '../core/recallMerge';
+import { EXPLAIN_WINDOW_MS } from '../core/capture/agentExplanation';
 import type { MemoryStore } from '../store/memoryStore';
 import { buildMemoryContext, dataText } from '../vscode/chat/prompt';
 import { fenceFor } from '../vscode/markdown';
@@ -95,12 +96,14 @@ export async function rememberTool(ctx: ToolContext, a: RememberArgs): Promise<s
   const tags = a.tags ?? [];
   let memory: Memory;
   if (a.kind === 'lesson') {
-    memory = newLesson(origin, {
+    // Authored "agent": a VS Code window capturing this error folds it into that episode's lesson
+    // (core/capture/agentExplanation.ts); this server cannot see the window's episodes itself.
+    memory = { ...newLesson(origin, {
       errorText: required(a.errorText, '"errorText" (the error message) for a lesson'),
       rootCause: required(a.rootCause, '"rootCause" (why it happened) for a lesson'),
       fixApproach: required(a.fixApproach, '"fixApproach" (what fixed it) for a lesson'),
       scope, tags,
-    });
+    }), author: 'agent' as const };
   } else {
     const content = required(a.content, '"content" for a fact');
     memory = looksLikeRule(content) ? newRule(origin, { instruction: content, scope, tags }) : newFact(origin, { content, scope, tags });
@@ -109,7 +112,10 @@ export async function rememberTool(ctx: ToolContext, a: RememberArgs): Promise<s
   const saved = await ctx.store.record(memory);
   const flagged = saved.flagged?.length ? ` It was FLAGGED as instruction-like (${saved.flagged.join(', ')}) and will be shown as untrusted data.` : '';
   if (saved.id !== memory.id) return `Merged into existing memory ${saved.id} (same error and fix) as more evidence.${flagged}`;
-  return `Stored ${saved.kind} ${saved.id} as an observation: it earns trust when feedback says it prevented the error.${flagged}`;
+  const fold = saved.kind === 'lesson'
+    ? ` If a VS Code window with Engram is capturing this error now (or captured it in the last ${EXPLAIN_WINDOW_MS / 60_000} minutes), it folds this explanation into that episode's lesson, which replaces ${saved.id}.`
+    : '';
+  return `Stored ${saved.kind} ${saved.id} as an observation: it earns trust when feedback says it prevented the error.${fold}${flagged}`;
 }
 
 export async function feedbackTool(ctx: ToolContext, a: { id: string; outcome: FeedbackOutcome; reason?: string }): Promise<string> {
