@@ -3,16 +3,21 @@
 // lesson into the episode with the same error, as Copilot's engram_remember does in-process; the stored
 // copy is then forgotten, so the episode's lesson is the only one.
 import type * as vscode from 'vscode';
-import { explanationIn } from '../../core/capture/agentExplanation';
+import { explanationIn, type AgentExplanationInput } from '../../core/capture/agentExplanation';
 import { memoryTitle } from '../../core/types';
 import { formatError } from '../errors';
 import type { Services } from '../services';
-import type { CaptureController } from './captureController';
+
+/** What this needs from the capture controller (which registers it: no import back). */
+export interface ExplainableCapture {
+  explainable(): boolean;
+  explainEpisode(e: AgentExplanationInput): Promise<{ episodeId: string; lessonId?: string } | undefined>;
+}
 
 /** How often the log is read while an agent's explanation could still attach (a stat when nothing changed). */
 const POLL_MS = 3000;
 
-export function followAgentExplanations(services: Services, capture: CaptureController): vscode.Disposable {
+export function followAgentExplanations(services: Services, capture: ExplainableCapture): vscode.Disposable {
   const seen = new Set<string>();
   let sub: { dispose(): void } | undefined;
   let disposed = false;
