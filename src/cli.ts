@@ -45,9 +45,10 @@ commands:
   feedback ID prevented|still_failed [--reason TEXT]
   ingest [--json]                       capture events (the replay trace format) as JSON lines on stdin, e.g. from
                                         an agent's tool calls: stored as episodes and lessons like live capture
-  hook claude-code                      Claude Code's hook input on stdin (PostToolUse/PostToolUseFailure for
-                                        Bash, Edit, MultiEdit, Write; SessionEnd): kept per session, masked, and
-                                        turned into episodes when the session ends (see engram connect --hooks)
+  hook claude-code                      Claude Code's hook input on stdin (PreToolUse/PostToolUse for Edit,
+                                        MultiEdit, Write; PostToolUse/PostToolUseFailure for Bash; Stop,
+                                        SessionEnd): kept per session, masked, and turned into episodes at
+                                        each Stop and when the session ends (see engram connect --hooks)
   replay TRACE.jsonl [--json] [--workspace NAME]
                                         run a capture trace (JSON lines: open, change, save, close, disk,
                                         diagnostics, command, branch, end) through live capture's code and
@@ -55,9 +56,13 @@ commands:
   mcp                                   serve the memory to MCP clients (Claude Code, Cursor, Codex, …)
                                         over stdio: tools recall, remember, feedback, forget, show
   where [--json]                        the store folder these commands use, and how it was chosen
-  connect claude-code|cursor|vscode     add engram to that client's project MCP config (.mcp.json,
-                                        .cursor/mcp.json, .vscode/mcp.json), keeping other entries
-  disconnect claude-code|cursor|vscode  remove it again
+  connect claude-code|codex|cursor|vscode [--user] [--hooks]
+                                        add engram to that client's MCP config, keeping everything else:
+                                        the project's .mcp.json, .cursor/mcp.json, .vscode/mcp.json; Codex's
+                                        ~/.codex/config.toml; --user: ~/.claude.json, ~/.cursor/mcp.json;
+                                        --hooks: also Claude Code's capture hooks (.claude/settings.json)
+  disconnect claude-code|codex|cursor|vscode [--user]
+                                        remove it again (and our Claude Code hooks)
 
 options:
   --store DIR    memory folder (default: $ENGRAM_STORE_DIR, else the store the VS Code window published
@@ -90,8 +95,8 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   hook: [],
   mcp: [],
   where: [],
-  connect: ['hooks'],
-  disconnect: ['hooks'],
+  connect: ['hooks', 'user'],
+  disconnect: ['hooks', 'user'],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */
@@ -158,7 +163,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   if (start.note) io.err(`engram: ${start.note}\n`);
   const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder });
   if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
-  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io, args.flags.has('hooks'));
+  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io, { hooks: args.flags.has('hooks'), user: args.flags.has('user') });
   // An agent's hook runs on every tool call: it only appends to its session file (no store opened) until
   // the session ends, and it never fails the agent's tool call (exit 0; problems on stderr).
   if (cmd === 'hook') {
@@ -186,7 +191,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
-      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), io });
+      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), personal: location.personal, io });
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });

@@ -1,6 +1,8 @@
 // `engram hook claude-code`: one Claude Code hook payload on stdin per call. Each call appends the
-// payload's trace events, masked, to the session's file next to the store (0600); SessionEnd replays the
-// session through the capture pipeline into the store and removes the file. Never opens the store before.
+// payload's trace events, masked, to the session's file next to the store (0600). Stop replays the
+// session through the capture pipeline and stores the episodes that ended so far; SessionEnd stores the
+// rest and removes the files. A replay skips the episodes an earlier one stored (their keys are kept in
+// the session's .stored file), so nothing is stored twice. Only Stop and SessionEnd open the store.
 import * as fs from 'fs';
 import * as path from 'path';
 import { claudeHookEvents } from './core/capture/claudeCode';
@@ -39,16 +41,35 @@ export async function runHook(client: string | undefined, storeDir: string, fold
     const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_APPEND | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
     try { fs.writeSync(fd, r.events.map(e => JSON.stringify(maskDeep(e))).join('\n') + '\n'); } finally { fs.closeSync(fd); }
   }
-  if (!r.ends) return 0;
+  if (!r.ends && !r.stop) return 0;
   let lines: string[] = [];
-  try { lines = fs.readFileSync(file, 'utf8').split('\n'); } catch { return 0; }
-  const store = await MemoryStore.open(path.resolve(storeDir), { workspaceId: path.basename(folder) });
-  try {
-    const report = await replayLines(store, lines, { scope: 'workspace', workspace: path.basename(folder), agent: 'claude-code' });
-    io.err(`engram hook: session ${r.sessionId}: ${report.episodes.length} episode(s), ${report.lessons.length} lesson(s) stored\n`);
-  } finally {
-    await store.close();
+  try { lines = fs.readFileSync(file, 'utf8').split('\n'); } catch { /* no events yet */ }
+  const storedFile = path.join(dir, `${r.sessionId}.stored`);
+  const stored = readStored(storedFile);
+  if (lines.some(l => l.trim())) {
+    const store = await MemoryStore.open(path.resolve(storeDir), { workspaceId: path.basename(folder) });
+    try {
+      const report = await replayLines(store, lines, { scope: 'workspace', workspace: path.basename(folder), agent: 'claude-code' }, { finish: r.ends, stored });
+      if (!r.ends) writeStored(storedFile, [...stored, ...report.stored]);
+      io.err(`engram hook: session ${r.sessionId}: ${report.episodes.length} episode(s), ${report.lessons.length} lesson(s) stored${r.ends ? '' : `${report.open ? `; ${report.open} still open` : ''} (the session goes on)`}\n`);
+    } finally {
+      await store.close();
+    }
   }
-  fs.rmSync(file, { force: true });
+  if (r.ends) for (const f of [file, storedFile]) fs.rmSync(f, { force: true });
   return 0;
+}
+
+/** Keys of the episodes this session already stored (an unreadable file: none, so at worst a repeat). */
+function readStored(file: string): Set<string> {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    return new Set(Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : []);
+  } catch { return new Set(); }
+}
+
+function writeStored(file: string, keys: string[]): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(keys), { mode: 0o600 });
+  fs.renameSync(tmp, file);
 }

@@ -3,7 +3,7 @@
 // with the trace's clock, stores what it produces and reports it.
 import * as fs from 'fs';
 import { CapturePipeline } from './core/capture/capturePipeline';
-import { episodeMaterial, episodeMemories } from './core/capture/episodeMemories';
+import { episodeMaterial, episodeMemories, type EndedEpisode } from './core/capture/episodeMemories';
 import { TRACE_EVENT_TYPES, type TraceEvent } from './core/capture/trace';
 import { newId } from './core/ids';
 import type { Lesson, Owner } from './core/types';
@@ -55,8 +55,18 @@ export async function replayTrace(store: MemoryStore, file: string, owner: Owner
   return replayLines(store, fs.readFileSync(file, 'utf8').split('\n'), owner);
 }
 
+/** An ended episode, the same on every replay of the same lines (tracker ids are random). */
+export const episodeKey = (e: EndedEpisode): string => `${e.tracked.startedAt}:${e.tracked.key}`;
+
+export interface ReplayOptions {
+  /** false: episodes still open after the last line stay open and are not stored (a session that goes on). */
+  finish?: boolean;
+  /** Keys (episodeKey) of episodes an earlier replay of the same session already stored: skipped. */
+  stored?: ReadonlySet<string>;
+}
+
 /** `engram ingest` and `engram hook`: trace lines from stdin or an agent session, through the same pipeline. */
-export async function replayLines(store: MemoryStore, lines: readonly string[], owner: Owner): Promise<ReplayReport> {
+export async function replayLines(store: MemoryStore, lines: readonly string[], owner: Owner, opts: ReplayOptions = {}): Promise<ReplayReport & { stored: string[] }> {
   const pipeline = new CapturePipeline();
   const warnings: string[] = [];
   let last = -1;
@@ -70,10 +80,13 @@ export async function replayLines(store: MemoryStore, lines: readonly string[], 
     pipeline.handle(ev);
     if (ev.type === 'end') ended = true;
   });
-  if (!ended) pipeline.finish();
-  const report: ReplayReport = { episodes: [], lessons: [], open: pipeline.openEpisodes().length, patterns: [], warnings };
+  if (!ended && opts.finish !== false) pipeline.finish();
+  const report: ReplayReport & { stored: string[] } = { episodes: [], lessons: [], open: pipeline.openEpisodes().length, patterns: [], warnings, stored: [] };
   const seen = new Set<string>();
   for (const e of pipeline.ended) {
+    const key = episodeKey(e);
+    if (opts.stored?.has(key)) continue;
+    report.stored.push(key);
     const masked = episodeMaterial(e, owner, e.tracked.endedAt ?? Date.now());
     const { episode, lesson } = episodeMemories(masked, { episode: e.tracked.id, lesson: newId('lesson') });
     await store.record(episode);

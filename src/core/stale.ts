@@ -1,7 +1,7 @@
 // Stale guard (pure part): a memory that names files, folders or symbols which no longer exist describes
 // code that is gone, and recalling it would mislead. The probe is supplied by the caller (the extension's
 // workspace file system and symbol provider, or plain fs in the CLI), with a time budget.
-import type { Memory } from './types';
+import type { HistoryEntry, Memory } from './types';
 import { workspaceRelativePath } from './workspacePath';
 
 export interface StaleProbe {
@@ -174,4 +174,38 @@ export function memoriesNaming(memories: Iterable<Memory>, file: string): Memory
     if (refs.files.some(x => x === f || x.startsWith(`${f}/`)) || refs.globs.some(g => g === f || g.startsWith(`${f}/`))) out.push(m);
   }
   return out;
+}
+
+/**
+ * The user restored this revision of a quarantined memory (a `restored` event since its last edit): it
+ * is not quarantined again for the same reason. Read from the store's history, so every process that
+ * shares the store (the window, `engram mcp`) honours a restore made in any of them.
+ */
+export function restoredRevision(m: Memory, history: readonly HistoryEntry[]): boolean {
+  return history.some(h => h.type === 'restored' && h.at >= m.updatedAt);
+}
+
+export interface StaleVerdictInput {
+  cache: StaleCache;
+  probe: StaleProbe;
+  budgetMs: number;
+  /** The memory's history in the store (for a restore since its last edit). */
+  history: readonly HistoryEntry[];
+  /** The caller knows of a restore the store does not show (the window's older per-workspace list). */
+  exempt?: boolean;
+}
+
+/**
+ * One memory's verdict as every surface decides it: a quarantined memory is stale for its recorded
+ * reason; a restored revision is fresh; otherwise the (cached) check. `found` is a new finding, which
+ * the caller quarantines so the other surfaces stop recalling it too.
+ */
+export async function staleVerdict(m: Memory, o: StaleVerdictInput): Promise<{ reason?: string; found: boolean }> {
+  if (m.quarantined) return { reason: m.quarantined.reason, found: false };
+  if (o.exempt || restoredRevision(m, o.history)) return { found: false };
+  const hit = o.cache.get(m);
+  if (hit.hit) return { reason: hit.reason, found: false };
+  const reason = await checkStale(m, o.probe, o.budgetMs);
+  o.cache.set(m, reason);
+  return { reason, found: !!reason };
 }

@@ -1,7 +1,7 @@
 // The `engram mcp` command: a stderr logger (stdout is the protocol) and the server run over the store
 // the CLI opened.
 import type { Logger } from '../core/types';
-import type { MemoryStore } from '../store/memoryStore';
+import { MemoryStore } from '../store/memoryStore';
 import { version } from '../../package.json';
 import { runMcpServer } from './server';
 
@@ -21,7 +21,14 @@ export function stderrLogger(io: ErrIo): Logger {
   };
 }
 
-export async function runMcpCommand(store: MemoryStore, opts: { folder: string; workspace: string; io: ErrIo }): Promise<number> {
-  await runMcpServer({ store, folder: opts.folder, workspace: opts.workspace, version, log: stderrLogger(opts.io) });
+export async function runMcpCommand(store: MemoryStore, opts: { folder: string; workspace: string; personal?: string; io: ErrIo }): Promise<number> {
+  const log = stderrLogger(opts.io);
+  // Read only: memories are written to the workspace store; the personal one is the window's to change.
+  const personal = opts.personal ? await MemoryStore.open(opts.personal, { readOnly: true, logger: log }).catch(e => { log.warn(`personal store ${opts.personal} not opened: ${(e as Error).message}`); return undefined; }) : undefined;
+  try {
+    await runMcpServer({ store, personal, folder: opts.folder, workspace: opts.workspace, version, log });
+  } finally {
+    await personal?.close();
+  }
   return 0;
 }

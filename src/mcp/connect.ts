@@ -1,24 +1,53 @@
 // `engram connect <client>` / `engram disconnect <client>`: writes (or removes) the "engram" entry of a
-// client's project-level MCP configuration, keeping every other entry and key as it was. Shapes, from
+// client's MCP configuration, keeping every other entry, key and (in TOML) comment as it was. Shapes, from
 // each client's documentation:
-//   Claude Code  .mcp.json          { "mcpServers": { name: { command, args, env? } } }   (cwd: the project)
-//   Cursor       .cursor/mcp.json   { "mcpServers": { name: { command, args, env? } } }   (${workspaceFolder} expanded)
+//   Claude Code  .mcp.json  or (user) ~/.claude.json      { "mcpServers": { name: { command, args, env? } } }
+//   Cursor       .cursor/mcp.json or (user) ~/.cursor/mcp.json   same shape ("${workspaceFolder}" expanded)
 //   VS Code      .vscode/mcp.json   { "servers": { name: { type: "stdio", command, args } }, "inputs"?: [] }
+//   Codex CLI    (user) $CODEX_HOME/config.toml, default ~/.codex/config.toml:
+//                [mcp_servers.<name>] command = "…" args = […] (env = {…}, cwd = "…" optional)
+// Codex also reads a project's .codex/config.toml, but only once the project is trusted, and says nothing
+// when it is not; the user file is what `codex mcp add` writes and always works, so Codex gets that one.
+// User-level entries name no folder: the client starts the server in the project it works in, and the
+// server finds that folder's store from its working directory.
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import { removeTable, renderTable, setTable, tableLines, type TomlValue } from './tomlTable';
 
-export const CLIENTS = ['claude-code', 'cursor', 'vscode'] as const;
+export const CLIENTS = ['claude-code', 'codex', 'cursor', 'vscode'] as const;
 export type ClientName = typeof CLIENTS[number];
 export const SERVER_NAME = 'engram';
 
-interface ClientShape { file: string; key: 'mcpServers' | 'servers'; entry(cli: string): Record<string, unknown> }
+export interface ConnectOptions {
+  /** Write the user-level file instead of the project's (clients that have both). */
+  user?: boolean;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+}
 
-const SHAPES: Record<ClientName, ClientShape> = {
-  // Claude Code starts project servers in the project folder: the server finds the store from there.
-  'claude-code': { file: '.mcp.json', key: 'mcpServers', entry: cli => ({ command: 'node', args: [cli, 'mcp'] }) },
-  cursor: { file: path.join('.cursor', 'mcp.json'), key: 'mcpServers', entry: cli => ({ command: 'node', args: [cli, 'mcp', '--folder', '${workspaceFolder}'] }) },
-  vscode: { file: path.join('.vscode', 'mcp.json'), key: 'servers', entry: cli => ({ type: 'stdio', command: 'node', args: [cli, 'mcp', '--folder', '${workspaceFolder}'] }) },
-};
+type Target =
+  | { format: 'json'; file: string; key: 'mcpServers' | 'servers'; entry: Record<string, unknown>; user: boolean }
+  | { format: 'toml'; file: string; table: string[]; entry: Record<string, TomlValue>; user: true };
+
+/** Which file, which key, which entry: the one place each client's shape is decided. */
+function target(client: ClientName, folder: string, cli: string, o: ConnectOptions): Target {
+  const home = o.home ?? os.homedir();
+  const user = !!o.user;
+  const inFolder = ['--folder', '${workspaceFolder}'];
+  switch (client) {
+    // Claude Code starts project servers in the project folder: the server finds the store from there.
+    case 'claude-code': return { format: 'json', key: 'mcpServers', user, file: user ? path.join(home, '.claude.json') : path.join(folder, '.mcp.json'), entry: { command: 'node', args: [cli, 'mcp'] } };
+    case 'cursor': return { format: 'json', key: 'mcpServers', user, file: path.join(user ? home : folder, '.cursor', 'mcp.json'), entry: { command: 'node', args: [cli, 'mcp', ...inFolder] } };
+    case 'vscode':
+      if (user) throw new Error('VS Code needs no user-level entry: the Engram extension gives every agent in VS Code its server. Use "engram connect vscode" for a project file.');
+      return { format: 'json', key: 'servers', user, file: path.join(folder, '.vscode', 'mcp.json'), entry: { type: 'stdio', command: 'node', args: [cli, 'mcp', ...inFolder] } };
+    case 'codex': {
+      const codexHome = (o.env ?? process.env).CODEX_HOME || path.join(home, '.codex');
+      return { format: 'toml', user: true, file: path.join(codexHome, 'config.toml'), table: ['mcp_servers', SERVER_NAME], entry: { command: 'node', args: [cli, 'mcp'] } };
+    }
+  }
+}
 
 export function isClient(name: string | undefined): name is ClientName {
   return (CLIENTS as readonly string[]).includes(name ?? '');
@@ -29,15 +58,21 @@ export interface ConnectResult {
   change: 'created' | 'added' | 'updated' | 'unchanged' | 'removed' | 'deleted-file' | 'absent';
   /** The entry written (connect) or removed (disconnect). */
   entry?: Record<string, unknown>;
+  /** The entry as it reads in the file. */
+  text?: string;
+}
+
+function readText(file: string): string | undefined {
+  try { return fs.readFileSync(file, 'utf8'); } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
 }
 
 /** The file's JSON object, undefined when there is no file; throws a clear error for anything else. */
 function readConfig(file: string): Record<string, unknown> | undefined {
-  let raw: string;
-  try { raw = fs.readFileSync(file, 'utf8'); } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+  const raw = readText(file);
+  if (raw === undefined) return undefined;
   let v: unknown;
   try { v = raw.trim() ? JSON.parse(raw) : {}; } catch (e) {
     // Never rewrite what we cannot read back exactly (JSONC comments included): the user's file wins.
@@ -53,57 +88,98 @@ function serversOf(config: Record<string, unknown>, key: string, file: string): 
   return s as Record<string, unknown>;
 }
 
-function write(file: string, config: Record<string, unknown>): void {
+/** Written whole and renamed into place, with the old file's permissions (~/.claude.json is private). */
+function writeText(file: string, text: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  let mode = 0o644;
+  try { mode = fs.statSync(file).mode & 0o777; } catch { /* a new file */ }
   const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n');
+  fs.writeFileSync(tmp, text, { mode });
+  fs.chmodSync(tmp, mode);
   fs.renameSync(tmp, file);
+}
+
+function write(file: string, config: Record<string, unknown>): void {
+  writeText(file, JSON.stringify(config, null, 2) + '\n');
 }
 
 function same(a: unknown, b: unknown): boolean { return JSON.stringify(a) === JSON.stringify(b); }
 
-export function connect(client: ClientName, folder: string, cli: string): ConnectResult {
-  const shape = SHAPES[client];
-  const file = path.join(folder, shape.file);
-  const existing = readConfig(file);
-  const config = existing ?? {};
-  const servers = serversOf(config, shape.key, file);
-  const entry = shape.entry(cli);
-  const before = servers[SERVER_NAME];
-  if (before !== undefined && same(before, entry)) return { file, change: 'unchanged', entry };
-  // Key order kept: other servers stay where they were; ours is added at the end.
-  config[shape.key] = { ...servers, [SERVER_NAME]: entry };
-  write(file, config);
-  return { file, change: !existing ? 'created' : before === undefined ? 'added' : 'updated', entry };
+/** A file that held nothing but our entry was ours: remove it (and, for a project, its folder when empty). */
+function deleteOurs(file: string, folder: string, user: boolean): void {
+  fs.rmSync(file);
+  if (!user && path.dirname(file) !== folder) { try { fs.rmdirSync(path.dirname(file)); } catch { /* not empty: keep it */ } }
 }
 
-export function disconnect(client: ClientName, folder: string): ConnectResult {
-  const shape = SHAPES[client];
-  const file = path.join(folder, shape.file);
+export function connect(client: ClientName, folder: string, cli: string, o: ConnectOptions = {}): ConnectResult {
+  const t = target(client, folder, cli, o);
+  if (t.format === 'toml') return connectToml(t);
+  const file = t.file;
+  const existing = readConfig(file);
+  const config = existing ?? {};
+  const servers = serversOf(config, t.key, file);
+  const entry = t.entry;
+  const text = `"${SERVER_NAME}": ${JSON.stringify(entry)}`;
+  const before = servers[SERVER_NAME];
+  if (before !== undefined && same(before, entry)) return { file, change: 'unchanged', entry, text };
+  // Key order kept: other servers stay where they were; ours is added at the end.
+  config[t.key] = { ...servers, [SERVER_NAME]: entry };
+  write(file, config);
+  return { file, change: !existing ? 'created' : before === undefined ? 'added' : 'updated', entry, text };
+}
+
+export function disconnect(client: ClientName, folder: string, o: ConnectOptions = {}): ConnectResult {
+  const t = target(client, folder, '', o);
+  if (t.format === 'toml') return disconnectToml(t, folder);
+  const file = t.file;
   const config = readConfig(file);
   if (!config) return { file, change: 'absent' };
-  const servers = serversOf(config, shape.key, file);
+  const servers = serversOf(config, t.key, file);
   if (!(SERVER_NAME in servers)) return { file, change: 'absent' };
   const { [SERVER_NAME]: removed, ...rest } = servers;
-  config[shape.key] = rest;
-  // A file holding nothing but our entry was ours: remove it (and its folder when that is empty too).
+  config[t.key] = rest;
   if (!Object.keys(rest).length && Object.keys(config).length === 1) {
-    fs.rmSync(file);
-    if (path.dirname(file) !== folder) { try { fs.rmdirSync(path.dirname(file)); } catch { /* not empty: keep it */ } }
+    deleteOurs(file, folder, t.user);
     return { file, change: 'deleted-file', entry: removed as Record<string, unknown> };
   }
   write(file, config);
   return { file, change: 'removed', entry: removed as Record<string, unknown> };
 }
 
+type TomlTarget = Extract<Target, { format: 'toml' }>;
+
+function connectToml(t: TomlTarget): ConnectResult {
+  const before = readText(t.file);
+  const r = setTable(before ?? '', t.table, t.entry);
+  if ('error' in r) throw new Error(`${t.file}: ${r.error}; it was left untouched. Add the entry by hand.`);
+  // Read back before writing: the edited text must hold exactly our table, and still scan as TOML.
+  const expected = renderTable(t.table, t.entry).join('\n');
+  const back = tableLines(r.text, t.table);
+  if (!Array.isArray(back) || back.join('\n') !== expected) throw new Error(`${t.file}: the edit would not read back as written; it was left untouched.`);
+  if (r.change === 'unchanged') return { file: t.file, change: 'unchanged', entry: t.entry, text: expected };
+  writeText(t.file, r.text);
+  return { file: t.file, change: before === undefined ? 'created' : r.change === 'added' ? 'added' : 'updated', entry: t.entry, text: expected };
+}
+
+function disconnectToml(t: TomlTarget, folder: string): ConnectResult {
+  const before = readText(t.file);
+  if (before === undefined) return { file: t.file, change: 'absent' };
+  const r = removeTable(before, t.table);
+  if ('error' in r) throw new Error(`${t.file}: ${r.error}; it was left untouched.`);
+  if (r.change === 'absent') return { file: t.file, change: 'absent' };
+  if (!r.text.trim()) { deleteOurs(t.file, folder, true); return { file: t.file, change: 'deleted-file' }; }
+  writeText(t.file, r.text);
+  return { file: t.file, change: 'removed' };
+}
+
 export function describeChange(client: ClientName, r: ConnectResult): string {
-  const entry = r.entry ? `\n  "${SERVER_NAME}": ${JSON.stringify(r.entry)}` : '';
+  const entry = r.text ? `\n  ${r.text.split('\n').join('\n  ')}` : '';
   switch (r.change) {
     case 'created': return `${client}: created ${r.file} with${entry}\n`;
-    case 'added': return `${client}: added to ${r.file} (other entries kept)${entry}\n`;
+    case 'added': return `${client}: added to ${r.file} (everything else kept)${entry}\n`;
     case 'updated': return `${client}: updated the "${SERVER_NAME}" entry in ${r.file}${entry}\n`;
     case 'unchanged': return `${client}: ${r.file} already has this entry; nothing changed\n`;
-    case 'removed': return `${client}: removed "${SERVER_NAME}" from ${r.file} (other entries kept)\n`;
+    case 'removed': return `${client}: removed "${SERVER_NAME}" from ${r.file} (everything else kept)\n`;
     case 'deleted-file': return `${client}: deleted ${r.file} (it held only the "${SERVER_NAME}" entry)\n`;
     case 'absent': return `${client}: no "${SERVER_NAME}" entry in ${r.file}; nothing changed\n`;
   }
@@ -111,9 +187,13 @@ export function describeChange(client: ClientName, r: ConnectResult): string {
 
 // Claude Code hooks (.claude/settings.json), installed only when asked (`engram connect claude-code --hooks`):
 //   { "hooks": { "<Event>": [ { "matcher": "…", "hooks": [ { "type": "command", "command": "…" } ] } ] } }
+// PreToolUse keeps a file's text before Write/Edit/MultiEdit changes it (a Write over a file is diffed
+// against it); Stop stores what the session did so far, SessionEnd the rest.
 const HOOK_EVENTS: { event: string; matcher?: string }[] = [
+  { event: 'PreToolUse', matcher: 'Edit|MultiEdit|Write' },
   { event: 'PostToolUse', matcher: 'Bash|Edit|MultiEdit|Write' },
   { event: 'PostToolUseFailure', matcher: 'Bash' },
+  { event: 'Stop' },
   { event: 'SessionEnd' },
 ];
 

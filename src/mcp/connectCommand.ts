@@ -1,25 +1,24 @@
-// The `engram connect|disconnect CLIENT` commands: one line per change on stdout, errors on stderr.
+// The `engram connect|disconnect CLIENT [--user] [--hooks]` commands: what changed on stdout, errors on stderr.
 import { CLIENTS, connect, connectHooks, describeChange, disconnect, disconnectHooks, isClient } from './connect';
 
 interface Io { out(s: string): void; err(s: string): void }
 
-export function runConnect(cmd: 'connect' | 'disconnect', client: string | undefined, folder: string, io: Io, hooks = false): number {
+export function runConnect(cmd: 'connect' | 'disconnect', client: string | undefined, folder: string, io: Io, opts: { hooks?: boolean; user?: boolean } = {}): number {
+  const hooks = !!opts.hooks;
   if (!isClient(client)) {
     io.err(`engram: ${cmd} needs one of ${CLIENTS.join(', ')}${client ? ` (not "${client}")` : ''}\n`);
     return 2;
   }
+  if (hooks && client !== 'claude-code') { io.err(`engram: --hooks is for claude-code only\n`); return 2; }
   try {
     // This very bundle is what the client will run: `node <this cli.js> mcp`.
-    const r = cmd === 'connect' ? connect(client, folder, __filename) : disconnect(client, folder);
+    const r = cmd === 'connect' ? connect(client, folder, __filename, { user: opts.user }) : disconnect(client, folder, { user: opts.user });
     io.out(describeChange(client, r));
     // Claude Code's hooks capture the agent's own failing commands and fixes: only with --hooks (consent);
     // disconnect always removes ours.
     if (client === 'claude-code' && (hooks || cmd === 'disconnect')) {
       const h = cmd === 'connect' ? connectHooks(folder, __filename) : disconnectHooks(folder);
       if (cmd === 'connect' || h.change !== 'absent') io.out(`claude-code hooks: ${h.change} ${h.file}${h.entry ? ` (${String(h.entry.command)})` : ''}\n`);
-    } else if (hooks) {
-      io.err(`engram: --hooks is for claude-code only\n`);
-      return 2;
     }
     return 0;
   } catch (e) {

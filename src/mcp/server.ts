@@ -8,10 +8,13 @@ import * as z from 'zod';
 import { toWorkspaceRelative } from '../core/scope';
 import type { Logger } from '../core/types';
 import type { MemoryStore } from '../store/memoryStore';
+import { mcpStaleCheck } from './staleFilter';
 import { feedbackTool, forgetTool, MAX_K, recallTool, rememberTool, showTool, type ToolContext } from './tools';
 
 export interface McpOptions {
   store: MemoryStore;
+  /** The personal store, when the window publishes that it recalls from it. */
+  personal?: MemoryStore;
   /** The workspace folder the agent works in: file paths are made relative to it. */
   folder: string;
   /** Owner tenant for new memories; VS Code uses the folder's name. */
@@ -117,6 +120,8 @@ export async function runMcpServer(opts: McpOptions): Promise<void> {
   const server = new McpServer({ name: 'engram', version: opts.version }, { capabilities: { tools: {} } });
   const ctx: ToolContext = {
     store: opts.store,
+    personal: opts.personal,
+    stale: mcpStaleCheck(opts.store, opts.folder, opts.log),
     workspace: opts.workspace,
     agent: () => agentName(server.server.getClientVersion()?.name),
     relative: f => (path.isAbsolute(f) ? toWorkspaceRelative(f, [opts.folder]) ?? f : f.replace(/\\/g, '/').replace(/^\.\//, '')),
@@ -130,7 +135,7 @@ export async function runMcpServer(opts: McpOptions): Promise<void> {
     process.once('SIGINT', resolve);
   });
   await server.connect(transport);
-  opts.log.info(`engram mcp: serving ${opts.store.stats().memories} memories for "${opts.workspace}" on stdio`);
+  opts.log.info(`engram mcp: serving ${opts.store.stats().memories} memories for "${opts.workspace}"${opts.personal ? ` and ${opts.personal.stats().memories} personal ones` : ''} on stdio`);
   await closed;
   await server.close().catch(() => undefined);
 }

@@ -4,6 +4,8 @@
 import { randomUUID } from 'crypto';
 import type { FeedbackOutcome, Memory, RecallResult } from '../core/types';
 import { mean } from '../core/trust';
+import { mergeRecall } from '../core/recallMerge';
+import { EXPLAIN_WINDOW_MS } from '../core/capture/agentExplanation';
 import type { MemoryStore } from '../store/memoryStore';
 import { buildMemoryContext, dataText } from '../vscode/chat/prompt';
 import { fenceFor } from '../vscode/markdown';
@@ -16,6 +18,10 @@ export const MAX_CHARS = 8000;
 
 export interface ToolContext {
   store: MemoryStore;
+  /** The user's personal store when the window recalls from it too (read only here). */
+  personal?: MemoryStore;
+  /** Why a memory is stale (code it names is gone), or undefined: stale ones are left out, as in the window. */
+  stale?(m: Memory): Promise<string | undefined>;
   /** The owner tenant memories are written under (VS Code uses the folder name). */
   workspace: string;
   /** Agent namespace for what this client writes, e.g. "claude-code". */
@@ -31,7 +37,15 @@ export async function recallTool(ctx: ToolContext, a: RecallArgs): Promise<strin
   const file = a.file ? ctx.relative(a.file) : undefined;
   // Unasked-for context must pass the same gate as the editor's proactive surfaces; `all` lets an agent
   // that is digging on purpose see weak matches too (marked match=weak).
-  const results = await ctx.store.recall({ text: a.query, file, k, proactive: a.all ? undefined : true });
+  // A server runs for hours beside the window: read what it (or the CLI) wrote since, before answering.
+  // The personal store is open read-only, which never refreshes by itself.
+  await ctx.store.refresh();
+  await ctx.personal?.refresh().catch(() => undefined);
+  const q = { text: a.query, file, k, proactive: a.all ? undefined : true };
+  const merged = mergeRecall(await ctx.store.recall(q), ctx.personal ? await ctx.personal.recall({ ...q, owners: ['personal'] }) : [], k);
+  // Memories about code that no longer exists are left out rather than offered as evidence.
+  const stale = await Promise.all(merged.map(r => ctx.stale?.(r.memory).catch(() => undefined)));
+  const results = merged.filter((_, i) => !stale[i]);
   const { text, dropped } = fitContext(results, MAX_CHARS);
   const tail = results.length
     ? `\n${results.length - dropped} memor${results.length - dropped === 1 ? 'y' : 'ies'} shown${dropped ? `, ${dropped} left out to stay within ${MAX_CHARS} characters` : ''}. ` +
@@ -82,12 +96,14 @@ export async function rememberTool(ctx: ToolContext, a: RememberArgs): Promise<s
   const tags = a.tags ?? [];
   let memory: Memory;
   if (a.kind === 'lesson') {
-    memory = newLesson(origin, {
+    // Authored "agent": a VS Code window capturing this error folds it into that episode's lesson
+    // (core/capture/agentExplanation.ts); this server cannot see the window's episodes itself.
+    memory = { ...newLesson(origin, {
       errorText: required(a.errorText, '"errorText" (the error message) for a lesson'),
       rootCause: required(a.rootCause, '"rootCause" (why it happened) for a lesson'),
       fixApproach: required(a.fixApproach, '"fixApproach" (what fixed it) for a lesson'),
       scope, tags,
-    });
+    }), author: 'agent' as const };
   } else {
     const content = required(a.content, '"content" for a fact');
     memory = looksLikeRule(content) ? newRule(origin, { instruction: content, scope, tags }) : newFact(origin, { content, scope, tags });
@@ -96,7 +112,10 @@ export async function rememberTool(ctx: ToolContext, a: RememberArgs): Promise<s
   const saved = await ctx.store.record(memory);
   const flagged = saved.flagged?.length ? ` It was FLAGGED as instruction-like (${saved.flagged.join(', ')}) and will be shown as untrusted data.` : '';
   if (saved.id !== memory.id) return `Merged into existing memory ${saved.id} (same error and fix) as more evidence.${flagged}`;
-  return `Stored ${saved.kind} ${saved.id} as an observation: it earns trust when feedback says it prevented the error.${flagged}`;
+  const fold = saved.kind === 'lesson'
+    ? ` If a VS Code window with Engram is capturing this error now (or captured it in the last ${EXPLAIN_WINDOW_MS / 60_000} minutes), it folds this explanation into that episode's lesson, which replaces ${saved.id}.`
+    : '';
+  return `Stored ${saved.kind} ${saved.id} as an observation: it earns trust when feedback says it prevented the error.${fold}${flagged}`;
 }
 
 export async function feedbackTool(ctx: ToolContext, a: { id: string; outcome: FeedbackOutcome; reason?: string }): Promise<string> {

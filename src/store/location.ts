@@ -19,6 +19,12 @@ export interface StoreLocation {
   reason: string;
   /** Publications that were found but not used (missing folder, unreadable file), each a sentence. */
   skipped: string[];
+  /**
+   * The user's personal store, when the window recalls from it (engram.recall.includePersonal) and
+   * published it, or $ENGRAM_PERSONAL_STORE_DIR; never beside a store given with --store or
+   * $ENGRAM_STORE_DIR (that means exactly this store).
+   */
+  personal?: string;
 }
 
 export interface LocationInput {
@@ -45,7 +51,7 @@ export function fallbackDir(folder: string, env: NodeJS.ProcessEnv, home = os.ho
 }
 
 /** The registry's entries; a malformed registry is reported, never guessed at. */
-export function readRegistry(file: string): { stores: Record<string, string>; error?: string } {
+export function readRegistry(file: string): { stores: Record<string, string>; personal?: string; error?: string } {
   let raw: string;
   try { raw = fs.readFileSync(file, 'utf8'); } catch { return { stores: {} }; }
   try {
@@ -54,7 +60,8 @@ export function readRegistry(file: string): { stores: Record<string, string>; er
     if (typeof stores !== 'object' || stores === null || Array.isArray(stores)) throw new Error('no "stores" object');
     const out: Record<string, string> = {};
     for (const [k, d] of Object.entries(stores)) if (typeof d === 'string' && path.isAbsolute(d)) out[path.resolve(k)] = d;
-    return { stores: out };
+    const personal = (v as { personal?: unknown }).personal;
+    return { stores: out, ...(typeof personal === 'string' && path.isAbsolute(personal) ? { personal } : {}) };
   } catch (e) {
     return { stores: {}, error: `${file} is not a valid store registry (${(e as Error).message})` };
   }
@@ -78,26 +85,28 @@ export function resolveStore(input: LocationInput): StoreLocation {
   const regFile = registryPath(input.env, input.home);
   const registry = readRegistry(regFile);
   if (registry.error) skipped.push(registry.error);
+  const personalDir = input.env.ENGRAM_PERSONAL_STORE_DIR ? path.resolve(input.env.ENGRAM_PERSONAL_STORE_DIR) : registry.personal;
+  const personal = personalDir && fs.existsSync(path.join(personalDir, EVENTS_FILE)) ? { personal: personalDir } : {};
   // The nearest folder with a publication wins: an agent started in packages/web still finds the
   // store of the repository the window opened.
   for (const d of ancestors(folder)) {
     const published = registry.stores[d];
     // The registry is the user's own file: trusted even before the window first wrote the store.
     if (published) {
-      return { dir: published, source: 'registry', folder: d, reason: `published by the VS Code window for ${d} (in ${regFile})`, skipped };
+      return { dir: published, source: 'registry', folder: d, reason: `published by the VS Code window for ${d} (in ${regFile})`, skipped, ...personal };
     }
     const file = path.join(d, FOLDER_FILE);
     let line: string | undefined;
     try { line = fs.readFileSync(file, 'utf8').split(/\r?\n/)[0]?.trim(); } catch { continue; }
     // A checked-in file could point anywhere: use it only when it names an existing Engram store.
     if (line && path.isAbsolute(line) && fs.existsSync(path.join(line, EVENTS_FILE))) {
-      return { dir: line, source: 'folder-file', folder: d, reason: `published by the VS Code window for ${d} (in ${file})`, skipped };
+      return { dir: line, source: 'folder-file', folder: d, reason: `published by the VS Code window for ${d} (in ${file})`, skipped, ...personal };
     }
     skipped.push(`${file} does not name an existing Engram store (${line || 'empty'})`);
   }
   const dir = fallbackDir(folder, input.env, input.home);
   return {
-    dir, source: 'fallback', folder, skipped,
+    dir, source: 'fallback', folder, skipped, ...personal,
     reason: `no VS Code window published a store for ${folder} (or a folder above it); using the CLI's own per-folder store`,
   };
 }
@@ -105,8 +114,9 @@ export function resolveStore(input: LocationInput): StoreLocation {
 /** What `engram where` prints. */
 export function describeLocation(l: StoreLocation, json: boolean): string {
   const exists = fs.existsSync(path.join(l.dir, EVENTS_FILE));
-  if (json) return JSON.stringify({ store: l.dir, source: l.source, folder: l.folder, exists, reason: l.reason, ...(l.skipped.length ? { skipped: l.skipped } : {}) }) + '\n';
+  if (json) return JSON.stringify({ store: l.dir, source: l.source, folder: l.folder, exists, reason: l.reason, ...(l.personal ? { personal: l.personal } : {}), ...(l.skipped.length ? { skipped: l.skipped } : {}) }) + '\n';
   return `${l.dir}\n  ${l.reason}\n  ${exists ? 'a store exists there' : 'no store there yet (a writing command or `engram mcp` creates it)'}\n` +
+    (l.personal ? `  personal memories (read by engram mcp): ${l.personal}\n` : '') +
     l.skipped.map(s => `  ignored: ${s}\n`).join('');
 }
 
@@ -124,14 +134,31 @@ export function startFolder(flag: string | undefined, cwd: string): { folder: st
  */
 export function publishStore(folder: string, dir: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { changed: boolean; error?: string } {
   const file = registryPath(env, home);
-  const { stores, error } = readRegistry(file);
+  const { stores, personal, error } = readRegistry(file);
   if (error) return { changed: false, error };
   const key = path.resolve(folder);
   if (stores[key] === dir) return { changed: false };
+  writeRegistry(file, { ...stores, [key]: dir }, personal);
+  return { changed: true };
+}
+
+/**
+ * What a window calls with its personal store when it recalls from it (undefined when it does not), so
+ * `engram mcp` recalls from the same stores. Never overwrites a registry it cannot read.
+ */
+export function publishPersonal(dir: string | undefined, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { changed: boolean; error?: string } {
+  const file = registryPath(env, home);
+  const { stores, personal, error } = readRegistry(file);
+  if (error) return { changed: false, error };
+  if (personal === dir) return { changed: false };
+  writeRegistry(file, stores, dir);
+  return { changed: true };
+}
+
+function writeRegistry(file: string, stores: Record<string, string>, personal: string | undefined): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Written whole and renamed into place: a CLI reading at the same moment sees the old or the new file.
   const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify({ version: 1, stores: { ...stores, [key]: dir } }, null, 2) + '\n');
+  fs.writeFileSync(tmp, JSON.stringify({ version: 1, stores, ...(personal ? { personal } : {}) }, null, 2) + '\n');
   fs.renameSync(tmp, file);
-  return { changed: true };
 }

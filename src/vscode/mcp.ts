@@ -35,7 +35,7 @@ export function registerMcp(services: Services): void {
 }
 
 /**
- * Engram: Connect an Agent… — writes the chosen client's project-level MCP file (the same code as
+ * Engram: Connect an Agent… — writes the chosen client's MCP file (project-level; Codex's user file; the same code as
  * `engram connect`), shows what changed and offers to open the file. Claude Code's capture hooks are
  * added only when the user says yes to them.
  */
@@ -43,13 +43,15 @@ export async function connectAgentCommand(services: Services): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) { void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder first: agents are connected per project.')); return; }
   const { CLIENTS, connect, connectHooks } = await import('../mcp/connect');
-  const labels: Record<string, string> = { 'claude-code': 'Claude Code', cursor: 'Cursor', vscode: vscode.l10n.t('VS Code (.vscode/mcp.json)') };
+  const labels: Record<string, string> = { 'claude-code': 'Claude Code', codex: vscode.l10n.t('Codex CLI (your ~/.codex/config.toml)'), cursor: 'Cursor', vscode: vscode.l10n.t('VS Code (.vscode/mcp.json)') };
   const pick = await vscode.window.showQuickPick(CLIENTS.map(c => ({ label: labels[c] ?? c, client: c })), { title: vscode.l10n.t('Connect which agent to Engram\'s memory?') });
   if (!pick) return;
   const cli = path.join(services.context.extensionUri.fsPath, 'dist', 'cli.js');
   try {
     const r = connect(pick.client, folder, cli);
-    const lines = [vscode.l10n.t('{0}: {1} {2}', pick.label, r.change, path.relative(folder, r.file))];
+    // A user-level file (Codex) is named in full; a project file relative to the folder.
+    const shown = path.relative(folder, r.file).startsWith('..') ? r.file : path.relative(folder, r.file);
+    const lines = [vscode.l10n.t('{0}: {1} {2}', pick.label, r.change, shown)];
     if (pick.client === 'claude-code') {
       const yes = vscode.l10n.t('Yes, capture its sessions');
       const answer = await vscode.window.showQuickPick([{ label: yes }, { label: vscode.l10n.t('No, memory tools only') }], {

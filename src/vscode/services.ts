@@ -10,6 +10,7 @@ import type { Logger, RecallQuery, RecallResult } from '../core/types';
 import type { Embedder, MemoryStore } from '../store/index';
 import { readConfig, type EngramConfig } from './config';
 import { formatError } from './errors';
+import { mergeRecall } from '../core/recallMerge';
 import { Lifetime } from './lifetime';
 import { createStaleChecker, type StaleChecker } from './staleChecker';
 import { loadStoreModule } from './storeLoader';
@@ -128,6 +129,9 @@ export class Services implements vscode.Disposable {
     if (dir === this.storeDir && folder && !process.env.ENGRAM_STORE_DIR && this.context.extensionMode !== vscode.ExtensionMode.Test) {
       const r = mod.publishStore(folder.uri.fsPath, dir);
       if (r.error) this.logger.warn(`could not publish the store location for the CLI: ${r.error}`);
+      // `engram mcp` recalls from the personal store exactly when this window does.
+      const p = mod.publishPersonal(this.config().recall.includePersonal ? this.personalStoreDir : undefined);
+      if (p.error) this.logger.warn(`could not publish the personal store location for the CLI: ${p.error}`);
     }
     return store;
   }
@@ -144,12 +148,7 @@ export class Services implements vscode.Disposable {
     const main = await this.store();
     const results = await main.recall({ ...q, k, owners });
     const personal = await this.personalStore().catch(e => { this.logger.warn(`personal store unavailable: ${formatError(e)}`); return undefined; });
-    if (personal) {
-      const more = await personal.recall({ ...q, k, owners: ['personal'] });
-      results.push(...more.map(r => ({ ...r, reasons: [...r.reasons, { kind: 'personal' as const }] })));
-      results.sort((a, b) => b.score - a.score);
-    }
-    const capped = results.slice(0, Math.max(k, results.filter(r => r.memory.maturity === 'constraint').length));
+    const capped = mergeRecall(results, personal ? await personal.recall({ ...q, k, owners: ['personal'] }) : [], k);
     if (opts.noteShown !== false) this.noteShown(capped.map(r => r.memory.id), q.file);
     return capped;
   }

@@ -1,7 +1,7 @@
 // The stale check itself: the files, folders and symbols a memory names are looked up in the workspace
 // within a time budget, cached per memory revision; what is stale is quarantined with the reason.
 import * as vscode from 'vscode';
-import { checkStale, StaleCache, type StaleProbe } from '../core/stale';
+import { StaleCache, staleVerdict, type StaleProbe } from '../core/stale';
 import type { Logger, Memory } from '../core/types';
 import { workspaceRelativePath } from '../core/workspacePath';
 import type { MemoryStore } from '../store/index';
@@ -79,20 +79,21 @@ export function createStaleChecker(services: StaleCheckerDeps): StaleChecker {
   const restored = (): Record<string, number> => state.get<Record<string, number>>(RESTORED_KEY) ?? {};
 
   const run = async (m: Memory): Promise<string | undefined> => {
-    if (m.quarantined) return m.quarantined.reason;
-    if (restored()[m.id] === m.updatedAt) return undefined;
-    const hit = cache.get(m);
-    if (hit.hit) return hit.reason;
     const budget = services.config().stale.symbolBudgetMs;
-    let reason: string | undefined;
+    let verdict: { reason?: string; found: boolean };
     try {
-      reason = await checkStale(m, workspaceProbe(budget), budget + FILE_BUDGET_MS);
+      // The same verdict as `engram mcp` (core staleVerdict): a restore made in any process counts.
+      const store = await services.store();
+      verdict = await staleVerdict(m, {
+        cache, probe: workspaceProbe(budget), budgetMs: budget + FILE_BUDGET_MS,
+        history: store.history(m.id), exempt: restored()[m.id] === m.updatedAt,
+      });
     } catch (e) {
       services.logger.warn(`stale check of ${m.id} failed: ${formatError(e)}`);
       return undefined;
     }
-    cache.set(m, reason);
-    if (reason) {
+    const reason = verdict.reason;
+    if (verdict.found && reason) {
       try {
         const store = await services.store();
         const cur = store.get(m.id);

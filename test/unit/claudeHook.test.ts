@@ -56,6 +56,45 @@ describe('Claude Code hooks', function () {
     assert.match(lesson.rootCause ?? '', /`npm test` failed with .*cart total includes tax/);
   });
 
+  it('a Write over an existing file is diffed (PreToolUse keeps the before-text); Stop stores what ended, SessionEnd does not store it again', () => {
+    const evs = trace();
+    const failing = evs.find(e => e.type === 'command' && e.exitCode === 1)!;
+    const passing = evs.find(e => e.type === 'command' && e.exitCode === 0)!;
+    const before = evs.find(e => e.type === 'open' && e.file === 'src/cart.js')!.text!;
+    const after = evs.find(e => e.type === 'change' && e.file === 'src/cart.js')!.text!;
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hook-write-'));
+    const store = path.join(project, '.store');
+    fs.mkdirSync(path.join(project, 'src'));
+    const cart = path.join(project, 'src', 'cart.js');
+    fs.writeFileSync(cart, before);
+    const hook = (payload: object) => {
+      const r = spawnSync(process.execPath, [cli, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
+      assert.strictEqual(r.status, 0, r.stderr);
+      assert.strictEqual(r.stdout, '');
+      return r.stderr;
+    };
+    const base = { session_id: 'sess-w', transcript_path: '/tmp/t.jsonl', cwd: project };
+    hook({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, error: `Exit code 1\n${failing.output}` });
+    hook({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: cart, content: after } });
+    fs.writeFileSync(cart, after);
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: cart, content: after }, tool_response: { type: 'update', filePath: cart } });
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: passing.output, stderr: '', interrupted: false } });
+    const sessionFile = path.join(store, 'agent-sessions', 'sess-w.jsonl');
+    assert.ok(!fs.readFileSync(sessionFile, 'utf8').includes('"type":"disk","file":"src/cart.js","text":null'));
+    assert.match(hook({ ...base, hook_event_name: 'Stop', stop_hook_active: false }), /1 episode\(s\), 1 lesson\(s\) stored \(the session goes on\)/);
+    assert.ok(fs.existsSync(sessionFile), 'the session goes on after Stop');
+    assert.strictEqual(fs.statSync(path.join(store, 'agent-sessions', 'sess-w.stored')).mode & 0o777, 0o600);
+    assert.match(hook({ ...base, hook_event_name: 'Stop', stop_hook_active: false }), /0 episode\(s\), 0 lesson\(s\) stored/);
+    assert.match(hook({ ...base, hook_event_name: 'SessionEnd', reason: 'exit' }), /0 episode\(s\), 0 lesson\(s\) stored/);
+    assert.deepStrictEqual(fs.readdirSync(path.join(store, 'agent-sessions')), [], 'both session files are removed at the end');
+
+    const all = spawnSync(process.execPath, [cli, '--store', store, 'export'], { encoding: 'utf8' }).stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; fixApproach?: string });
+    assert.deepStrictEqual(all.map(m => m.kind).sort(), ['episode', 'lesson'], 'one episode and one lesson, not two of each');
+    const oldLine = before.split('\n').find(l => !after.includes(l))!;
+    const newLine = after.split('\n').find(l => !before.includes(l))!;
+    assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, `Changed ${'`'}${oldLine.trim()}${'`'} to ${'`'}${newLine.trim()}${'`'} in src/cart.js (line ${after.split('\n').indexOf(newLine) + 1}).`);
+  });
+
   it('maps the documented payloads; ignores what it does not know; refuses a session id that is not one', () => {
     const ctx = { project: '/p', now: 5, readText: () => 'a\nB\n' };
     assert.deepStrictEqual(claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: '/p/x.ts', old_string: 'b', new_string: 'B' } }, ctx),
@@ -68,6 +107,11 @@ describe('Claude Code hooks', function () {
     assert.ok(!('error' in outside) && outside.events.length === 0);
     assert.deepStrictEqual(claudeHookEvents({ session_id: '../../x', hook_event_name: 'Stop' }, ctx), { error: 'the hook input has no usable session_id' });
     assert.strictEqual(projectRelative('/p', '/p/../q/x'), undefined);
+    assert.deepStrictEqual(claudeHookEvents({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/p/x.ts', content: 'new' } }, ctx),
+      { events: [{ t: 5, type: 'open', file: 'x.ts', text: 'a\nB\n' }], sessionId: 's', ends: false });
+    const none = claudeHookEvents({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/p/new.ts' } }, { ...ctx, readText: () => undefined });
+    assert.ok(!('error' in none) && none.events.length === 0, 'a file that does not exist yet has no before-text');
+    assert.deepStrictEqual(claudeHookEvents({ session_id: 's', hook_event_name: 'Stop' }, ctx), { events: [], sessionId: 's', ends: false, stop: true });
   });
 
   it('connect --hooks writes the hooks beside the user\'s own, idempotently; disconnect removes only ours', () => {
@@ -81,7 +125,8 @@ describe('Claude Code hooks', function () {
     assert.deepStrictEqual(after.permissions, mine.permissions);
     assert.deepStrictEqual(after.hooks.PostToolUse[0], mine.hooks.PostToolUse[0]);
     assert.strictEqual(after.hooks.PostToolUse[1].hooks[0].command, 'node "/x/engram/dist/cli.js" hook claude-code');
-    assert.ok(after.hooks.SessionEnd && after.hooks.PostToolUseFailure);
+    assert.ok(after.hooks.SessionEnd && after.hooks.PostToolUseFailure && after.hooks.Stop);
+    assert.deepStrictEqual(after.hooks.PreToolUse, [{ matcher: 'Edit|MultiEdit|Write', hooks: [{ type: 'command', command: 'node "/x/engram/dist/cli.js" hook claude-code' }] }]);
     assert.strictEqual(connectHooks(project, '/x/engram/dist/cli.js').change, 'unchanged');
     assert.strictEqual(disconnectHooks(project).change, 'removed');
     assert.deepStrictEqual(JSON.parse(fs.readFileSync(settings, 'utf8')), mine);

@@ -10,7 +10,7 @@ import { buildCli } from './buildCli';
 
 const CLI = '/opt/engram/dist/cli.js';
 
-describe('connect / disconnect (project MCP configs)', () => {
+describe('connect / disconnect (project and user MCP configs)', () => {
   let dir: string;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-connect-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -65,6 +65,122 @@ describe('connect / disconnect (project MCP configs)', () => {
     assert.throws(() => disconnect('claude-code', dir), /is not an object/);
   });
 
+  // Read back by a real TOML parser (Python's tomllib): what Codex will see.
+  const toml = (file: string): Record<string, unknown> => {
+    const r = spawnSync('python3', ['-c', 'import tomllib,sys,json; print(json.dumps(tomllib.load(open(sys.argv[1],"rb"))))', file], { encoding: 'utf8' });
+    assert.strictEqual(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  };
+  const haveTomllib = spawnSync('python3', ['-c', 'import tomllib'], { encoding: 'utf8' }).status === 0;
+
+  it('codex: a fresh ~/.codex/config.toml (CODEX_HOME honoured), repeat runs change nothing, disconnect deletes it', function () {
+    if (!haveTomllib) this.skip();
+    const home = path.join(dir, 'home');
+    const r = connect('codex', dir, CLI, { home, env: {} });
+    assert.strictEqual(r.change, 'created');
+    assert.strictEqual(r.file, path.join(home, '.codex', 'config.toml'));
+    assert.deepStrictEqual(toml(r.file), { mcp_servers: { engram: { command: 'node', args: [CLI, 'mcp'] } } });
+    const bytes = fs.readFileSync(r.file, 'utf8');
+    assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'unchanged');
+    assert.strictEqual(fs.readFileSync(r.file, 'utf8'), bytes);
+    assert.strictEqual(disconnect('codex', dir, { home, env: {} }).change, 'deleted-file');
+    assert.ok(!fs.existsSync(r.file));
+    assert.ok(fs.existsSync(path.join(home, '.codex')), "Codex's own folder is never removed");
+    assert.strictEqual(disconnect('codex', dir, { home, env: {} }).change, 'absent');
+    assert.strictEqual(connect('codex', dir, CLI, { home, env: { CODEX_HOME: path.join(dir, 'ch') } }).file, path.join(dir, 'ch', 'config.toml'));
+  });
+
+  it('codex: keeps the user\'s comments, servers, sub-tables and line endings byte for byte; updates a stale entry in place', function () {
+    if (!haveTomllib) this.skip();
+    const home = path.join(dir, 'home');
+    const file = path.join(home, '.codex', 'config.toml');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = [
+      '# my Codex settings',
+      'model = "gpt-5"  # the default',
+      'notes = """',
+      '[mcp_servers.engram] inside a string is not a table',
+      '"""',
+      '',
+      '[mcp_servers.playwright]',
+      'command = "npx"',
+      'args = [',
+      '  "@playwright/mcp@latest", # pinned later',
+      '  "[x]",',
+      ']',
+      '',
+      '[mcp_servers.playwright.env]',
+      "TOKEN_VAR = 'PW'",
+      '',
+      '# profiles below',
+      '[profiles.fast]',
+      'model = "gpt-5-mini"',
+      '',
+    ].join('\r\n');
+    fs.writeFileSync(file, original, { mode: 0o600 });
+    assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'added');
+    const added = fs.readFileSync(file, 'utf8');
+    assert.ok(added.startsWith(original), 'everything before ours is as it was');
+    assert.strictEqual(added.slice(original.length), `\r\n[mcp_servers.engram]\r\ncommand = "node"\r\nargs = ["${CLI}", "mcp"]\r\n`);
+    assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600, 'the file keeps its permissions');
+    const parsed = toml(file) as { model: string; mcp_servers: Record<string, unknown>; profiles: unknown };
+    assert.deepStrictEqual(Object.keys(parsed.mcp_servers), ['playwright', 'engram']);
+    assert.deepStrictEqual(parsed.profiles, { fast: { model: 'gpt-5-mini' } });
+    assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'unchanged');
+    assert.strictEqual(disconnect('codex', dir, { home, env: {} }).change, 'removed');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), original, 'connect then disconnect gives the file back byte for byte');
+
+    // A stale entry of ours in the middle (with an env sub-table) is replaced where it is; the rest stays.
+    const stale = 'a = 1\n\n[mcp_servers.engram]\ncommand = "old"\n\n[mcp_servers.engram.env]\nX = "1"\n\n# about b\n[b]\nc = 2\n';
+    fs.writeFileSync(file, stale);
+    assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'updated');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), `a = 1\n\n[mcp_servers.engram]\ncommand = "node"\nargs = ["${CLI}", "mcp"]\n\n# about b\n[b]\nc = 2\n`);
+    assert.deepStrictEqual(toml(file), { a: 1, mcp_servers: { engram: { command: 'node', args: [CLI, 'mcp'] } }, b: { c: 2 } });
+  });
+
+  it('codex: refuses a file it cannot read, or an engram entry written inline, leaving it untouched', () => {
+    const home = path.join(dir, 'home');
+    const file = path.join(home, '.codex', 'config.toml');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const cases: [string, RegExp][] = [
+      ['model = "gpt-5\n', /string that does not end/],
+      ['args = [\n"x"\n', /does not end/],
+      ['[mcp_servers.x\ncommand = "y"\n', /table header Engram cannot read/],
+      ['[mcp_servers]\nengram = { command = "node" }\n', /defines mcp_servers\.engram inline/],
+      ['mcp_servers = { other = { command = "x" } }\n', /defines mcp_servers inline/],
+      ['[[mcp_servers]]\nname = "x"\n', /array of tables/],
+    ];
+    for (const [text, why] of cases) {
+      fs.writeFileSync(file, text);
+      assert.throws(() => connect('codex', dir, CLI, { home, env: {} }), why);
+      assert.throws(() => disconnect('codex', dir, { home, env: {} }), why);
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), text);
+    }
+  });
+
+  it('--user: Claude Code\'s ~/.claude.json and Cursor\'s ~/.cursor/mcp.json, every other key kept, permissions too', () => {
+    const home = path.join(dir, 'home');
+    fs.mkdirSync(home);
+    const claudeJson = path.join(home, '.claude.json');
+    const state = { numStartups: 12, projects: { '/p': { mcpServers: { local: { command: 'x' } } } }, mcpServers: { github: { type: 'stdio', command: 'gh-mcp', args: [] } } };
+    fs.writeFileSync(claudeJson, JSON.stringify(state, null, 2), { mode: 0o600 });
+    assert.strictEqual(connect('claude-code', dir, CLI, { user: true, home }).change, 'added');
+    const after = JSON.parse(fs.readFileSync(claudeJson, 'utf8'));
+    assert.deepStrictEqual(after, { ...state, mcpServers: { ...state.mcpServers, engram: { command: 'node', args: [CLI, 'mcp'] } } });
+    assert.strictEqual(fs.statSync(claudeJson).mode & 0o777, 0o600);
+    assert.ok(!fs.existsSync(path.join(dir, '.mcp.json')), 'the project file is not touched');
+    assert.strictEqual(connect('claude-code', dir, CLI, { user: true, home }).change, 'unchanged');
+    assert.strictEqual(disconnect('claude-code', dir, { user: true, home }).change, 'removed');
+    assert.deepStrictEqual(JSON.parse(fs.readFileSync(claudeJson, 'utf8')), state);
+
+    const r = connect('cursor', dir, CLI, { user: true, home });
+    assert.deepStrictEqual([r.change, r.file], ['created', path.join(home, '.cursor', 'mcp.json')]);
+    assert.deepStrictEqual(JSON.parse(fs.readFileSync(r.file, 'utf8')), { mcpServers: { engram: { command: 'node', args: [CLI, 'mcp', '--folder', '${workspaceFolder}'] } } });
+    assert.strictEqual(disconnect('cursor', dir, { user: true, home }).change, 'deleted-file');
+    assert.ok(fs.existsSync(path.join(home, '.cursor')), "Cursor's own folder is never removed");
+    assert.throws(() => connect('vscode', dir, CLI, { user: true, home }), /VS Code needs no user-level entry/);
+  });
+
   it('the CLI prints what changed and exits non-zero on a bad client or file', async function () {
     this.timeout(60_000);
     const cli = await buildCli('engram-connect-');
@@ -77,10 +193,18 @@ describe('connect / disconnect (project MCP configs)', () => {
     assert.match(run('disconnect', 'claude-code').stdout, /deleted/);
     const bad = run('connect', 'emacs');
     assert.strictEqual(bad.status, 2);
-    assert.match(bad.stderr, /claude-code, cursor, vscode/);
+    assert.match(bad.stderr, /claude-code, codex, cursor, vscode/);
     fs.writeFileSync(path.join(dir, '.mcp.json'), '{oops');
     const broken = run('connect', 'claude-code');
     assert.strictEqual(broken.status, 1);
     assert.match(broken.stderr, /not plain JSON/);
+    // Codex under a temp HOME: the TOML entry is printed as written; --hooks is Claude Code's only.
+    const env = { ...process.env, ENGRAM_STORE_DIR: '', HOME: path.join(dir, 'home'), CODEX_HOME: '' };
+    const codex = spawnSync(process.execPath, [cli, 'connect', 'codex'], { cwd: dir, encoding: 'utf8', env });
+    assert.strictEqual(codex.status, 0, codex.stderr);
+    assert.match(codex.stdout, /codex: created .*\.codex\/config\.toml with\n {2}\[mcp_servers\.engram\]\n {2}command = "node"/);
+    const wrong = spawnSync(process.execPath, [cli, 'connect', 'cursor', '--hooks'], { cwd: dir, encoding: 'utf8', env });
+    assert.strictEqual(wrong.status, 2);
+    assert.ok(!fs.existsSync(path.join(dir, '.cursor')), 'nothing is written when the options are wrong');
   });
 });

@@ -35,6 +35,9 @@ describe('engram mcp (stdio server over the store)', function () {
     store = path.join(dir, 'store');
     transportErrors.length = 0;
     stderr = '';
+    // The file the lessons below name exists: the stale guard leaves out memories about code that is gone.
+    fs.mkdirSync(path.join(dir, 'src', 'api'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src', 'api', 'env.ts'), 'export const port = Number(process.env.PORT);\n');
     transport = new StdioClientTransport({
       command: process.execPath, args: [CLI, '--store', store, 'mcp', '--folder', dir], cwd: dir, stderr: 'pipe',
     });
@@ -130,6 +133,22 @@ describe('engram mcp (stdio server over the store)', function () {
     assert.ok(!(fb as ToolText).isError, textOf(fb));
   });
 
+  it('leaves out, and quarantines in the shared store, a memory about code that is gone; a restored one comes back', async () => {
+    const gone = JSON.stringify({ kind: 'lesson', id: 'gone-1', errorSignature: "Error: Cannot find module './legacy/config'", rootCause: 'src/legacy/config.ts was renamed', fixApproach: 'import from src/legacy/config.ts instead', scope: ['src/legacy/**'] });
+    fs.writeFileSync(path.join(dir, 'in.jsonl'), gone + '\n');
+    assert.strictEqual(spawnSync(process.execPath, [CLI, '--store', store, 'import', path.join(dir, 'in.jsonl')], { encoding: 'utf8' }).status, 0);
+    const query = { name: 'recall', arguments: { query: "Error: Cannot find module './legacy/config'", all: true } };
+    const text = textOf(await client.callTool(query));
+    assert.ok(!text.includes('id=gone-1'), text);
+    const shown = JSON.parse(spawnSync(process.execPath, [CLI, '--store', store, 'show', 'gone-1', '--json'], { encoding: 'utf8' }).stdout) as { quarantined?: { reason: string } };
+    assert.match(shown.quarantined?.reason ?? '', /src\/legacy\/\*\* matches no file/);
+    // The user restores it in the window (a `restored` event): the server does not quarantine it again.
+    const { MemoryStore } = await import('../../src/store/memoryStore');
+    const s = await MemoryStore.open(store);
+    try { await s.restore('gone-1'); } finally { await s.close(); }
+    assert.match(textOf(await client.callTool(query)), /id=gone-1/);
+  });
+
   it('caps recall by count and by characters', async () => {
     for (let i = 0; i < 14; i++) {
       await client.callTool({ name: 'remember', arguments: {
@@ -144,6 +163,50 @@ describe('engram mcp (stdio server over the store)', function () {
     assert.match(text, /left out to stay within 8000 characters/);
     const block = text.slice(0, text.lastIndexOf('```') + 3);
     assert.ok(block.length <= 8000, `length ${block.length}`);
+  });
+});
+
+describe('engram mcp with the window\'s publication (personal store)', function () {
+  this.timeout(60_000);
+  it('recalls from the personal store the window published, marked as personal; never writes to it', async () => {
+    const cli = await buildCli('engram-mcp-personal-');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-mcp-personal-'));
+    const work = path.join(dir, 'work');
+    const store = path.join(dir, 'store');
+    const personal = path.join(dir, 'personal');
+    fs.mkdirSync(work);
+    const imp = (to: string, line: object) => {
+      fs.writeFileSync(path.join(dir, 'in.jsonl'), JSON.stringify(line) + '\n');
+      const r = spawnSync(process.execPath, [cli, '--store', to, 'import', path.join(dir, 'in.jsonl')], { encoding: 'utf8' });
+      assert.strictEqual(r.status, 0, r.stderr);
+    };
+    imp(store, { kind: 'lesson', id: 'ws-1', errorSignature: 'Error: EADDRINUSE: address already in use :::3000', rootCause: 'the dev server from another terminal still runs', fixApproach: 'stop it first' });
+    imp(personal, { kind: 'lesson', id: 'me-1', owner: 'personal', errorSignature: 'Error: EADDRINUSE: address already in use :::3000', rootCause: 'my docker compose binds 3000', fixApproach: 'docker compose down' });
+    const config = path.join(dir, 'config');
+    fs.mkdirSync(path.join(config, 'engram'), { recursive: true });
+    fs.writeFileSync(path.join(config, 'engram', 'stores.json'), JSON.stringify({ version: 1, stores: { [work]: store }, personal }));
+    const env = { ...process.env, XDG_CONFIG_HOME: config } as Record<string, string>;
+    delete env.ENGRAM_STORE_DIR;
+    delete env.ENGRAM_PERSONAL_STORE_DIR;
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd: work, env, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+    const client = new Client({ name: 'engram-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const text = textOf(await client.callTool({ name: 'recall', arguments: { query: 'Error: EADDRINUSE: address already in use :::3000', all: true } }));
+      assert.match(text, /id=ws-1/);
+      assert.match(text, /id=me-1[\s\S]*personal memory/);
+      assert.match(stderr, /serving 1 memories for "work" and 1 personal ones/);
+      const saved = textOf(await client.callTool({ name: 'remember', arguments: { kind: 'fact', content: 'The dev server listens on 3000.' } }));
+      const id = /Stored \w+ (\S+)/.exec(saved)?.[1];
+      assert.ok(id, saved);
+      const inPersonal = spawnSync(process.execPath, [cli, '--store', personal, 'show', id], { encoding: 'utf8' });
+      assert.notStrictEqual(inPersonal.status, 0, 'remember writes to the workspace store only');
+    } finally {
+      await client.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { fallbackDir, FOLDER_FILE, publishStore, registryPath, resolveStore, startFolder } from '../../src/store/location';
+import { fallbackDir, FOLDER_FILE, publishPersonal, publishStore, readRegistry, registryPath, resolveStore, startFolder } from '../../src/store/location';
 import { buildCli } from './buildCli';
 
 describe('store location (engram where)', () => {
@@ -33,6 +33,27 @@ describe('store location (engram where)', () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'events.jsonl'), '{"engram":"events","v":1,"generation":1,"createdAt":0}\n');
   }
+
+  it('the personal store the window publishes goes with a published or fallback store, never with --store or $ENGRAM_STORE_DIR', () => {
+    const personal = path.join(tmp, 'personal');
+    makeStore(personal);
+    const windowStore = path.join(tmp, 'window-store');
+    assert.deepStrictEqual(publishStore(repo, windowStore, env, home), { changed: true });
+    assert.deepStrictEqual(publishPersonal(personal, env, home), { changed: true });
+    assert.deepStrictEqual(publishPersonal(personal, env, home), { changed: false });
+    // Publishing a store keeps the personal entry, and the other way round.
+    assert.deepStrictEqual(publishStore(path.join(tmp, 'other'), path.join(tmp, 'os'), env, home), { changed: true });
+    const reg = readRegistry(registryPath(env, home));
+    assert.deepStrictEqual([reg.personal, reg.stores[repo]], [personal, windowStore]);
+    assert.strictEqual(resolveStore({ env, folder: path.join(repo, 'packages', 'web'), home }).personal, personal);
+    assert.strictEqual(resolveStore({ env, folder: path.join(tmp, 'elsewhere'), home }).personal, personal);
+    assert.strictEqual(resolveStore({ flag: path.join(tmp, 'x'), env, folder: repo, home }).personal, undefined);
+    assert.strictEqual(resolveStore({ env: { ...env, ENGRAM_STORE_DIR: path.join(tmp, 'e') }, folder: repo, home }).personal, undefined);
+    // The window stops recalling from it: so does the CLI.
+    assert.deepStrictEqual(publishPersonal(undefined, env, home), { changed: true });
+    assert.strictEqual(resolveStore({ env, folder: repo, home }).personal, undefined);
+    assert.strictEqual(readRegistry(registryPath(env, home)).stores[repo], windowStore);
+  });
 
   it('--store, then $ENGRAM_STORE_DIR, win over anything published', () => {
     register(repo, path.join(tmp, 'window-store'));

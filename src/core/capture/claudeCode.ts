@@ -4,7 +4,10 @@
 // and PostToolUseFailure add tool_name, tool_input (Bash: command; Write: file_path, content; Edit:
 // file_path, old_string, new_string, replace_all; MultiEdit: file_path, edits[]) and tool_response
 // (Bash: stdout, stderr, interrupted; Write: type "create"|"update"); PostToolUseFailure has `error`.
-// Pure: the caller reads the file's current text (the hook runs after the tool wrote it).
+// PreToolUse has tool_name and tool_input and runs before the tool: for Write/Edit/MultiEdit the file's
+// text then is the change's "before" (an `open` event), so a Write over an existing file is diffed too.
+// Stop (the agent finished its turn) stores what ended so far; SessionEnd stores the rest.
+// Pure: the caller reads the file's current text.
 import type { TraceEvent } from './trace';
 
 export interface HookContext {
@@ -15,7 +18,8 @@ export interface HookContext {
   now: number;
 }
 
-export type HookResult = { events: TraceEvent[]; sessionId: string; ends: boolean } | { error: string };
+/** `stop`: store the episodes that ended so far (the session goes on); `ends`: store all and close. */
+export type HookResult = { events: TraceEvent[]; sessionId: string; ends: boolean; stop?: true } | { error: string };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -64,9 +68,18 @@ export function claudeHookEvents(payload: unknown, ctx: HookContext): HookResult
   if (!event) return { error: 'the hook input has no hook_event_name' };
   const t = ctx.now;
   if (event === 'SessionEnd') return { events: [{ t, type: 'end' }], sessionId, ends: true };
-  if (event !== 'PostToolUse' && event !== 'PostToolUseFailure') return { events: [], sessionId, ends: false };
+  if (event === 'Stop') return { events: [], sessionId, ends: false, stop: true };
   const tool = str(payload.tool_name);
   const input = isObj(payload.tool_input) ? payload.tool_input : {};
+  if (event === 'PreToolUse') {
+    if (tool !== 'Write' && tool !== 'Edit' && tool !== 'MultiEdit') return { events: [], sessionId, ends: false };
+    const abs = str(input.file_path);
+    const file = abs && projectRelative(ctx.project, abs);
+    const before = abs && file ? ctx.readText(abs) : undefined;
+    // A file that does not exist yet has no before-text: PostToolUse's "create" says so.
+    return { events: before === undefined || !file ? [] : [{ t, type: 'open', file, text: before }], sessionId, ends: false };
+  }
+  if (event !== 'PostToolUse' && event !== 'PostToolUseFailure') return { events: [], sessionId, ends: false };
   const failure = event === 'PostToolUseFailure' ? str(payload.error) ?? 'the tool failed' : undefined;
   if (tool === 'Bash') {
     const command = str(input.command);

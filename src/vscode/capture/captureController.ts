@@ -19,6 +19,8 @@ import type { Services } from '../services';
 import { watchDiagnostics, type DiagnosticsWatch } from './diagnostics';
 import { excerptAround } from '../../core/capture/diff';
 import { ProactiveRecall, TextBaselines, watchEditors } from './editors';
+import { EXPLAIN_WINDOW_MS } from '../../core/capture/agentExplanation';
+import { followAgentExplanations } from './agentExplanations';
 import { Finalizer, type AgentExplanation, type FinalizeJob } from './finalize';
 import { explainWithModel, summarizeWithModel } from './lmSummary';
 import { watchTerminals } from './terminal';
@@ -39,7 +41,10 @@ const QUIET_REFRESH_MS = 1000;
 
 /** Starts capture; activate() hands the result to the features that show or end episodes. */
 export function registerCapture(services: Services): CaptureApi {
-  return services.register(new CaptureController(services), 'capture');
+  const controller = services.register(new CaptureController(services), 'capture');
+  // Agents outside the window (engram mcp) explain errors through the shared log.
+  services.register(followAgentExplanations(services, controller), 'agent explanations');
+  return controller;
 }
 
 /** `capture.exclude` is resource-scoped: read it for the (first) workspace folder. */
@@ -120,8 +125,6 @@ function sameError(ep: TrackedEpisode, errorText: string): boolean {
   return first.length >= 8 && errorText.includes(first);
 }
 
-/** How long after an episode ends an agent's explanation still attaches to it. */
-const EXPLAIN_WINDOW_MS = 10 * 60_000;
 
 export class CaptureController implements CaptureApi, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -418,6 +421,11 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       this.recent.push({ episodeId: job.episodeId, lessonId: job.lessonId, endedAt: Date.now(), errorKey: ep.error?.key, message: ep.error?.message.split('\n')[0].trim() || undefined });
       if (this.recent.length > 5) this.recent.shift();
     }
+  }
+
+  /** An open episode, or one that ended with a lesson within the explanation window: an agent may explain it. */
+  explainable(now = Date.now()): boolean {
+    return this.tracker.open().length > 0 || this.recent.some(r => now - r.endedAt <= EXPLAIN_WINDOW_MS);
   }
 
   async explainEpisode(input: AgentExplanation & { errorText: string }): Promise<{ episodeId: string; lessonId?: string } | undefined> {

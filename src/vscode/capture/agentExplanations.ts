@@ -1,0 +1,47 @@
+// Explanations that agents outside this window store over `engram mcp` (lessons authored "agent"): while
+// an episode is open or just ended, the window reads the shared log every few seconds and folds such a
+// lesson into the episode with the same error, as Copilot's engram_remember does in-process; the stored
+// copy is then forgotten, so the episode's lesson is the only one.
+import type * as vscode from 'vscode';
+import { explanationIn, type AgentExplanationInput } from '../../core/capture/agentExplanation';
+import { memoryTitle } from '../../core/types';
+import { formatError } from '../errors';
+import type { Services } from '../services';
+
+/** What this needs from the capture controller (which registers it: no import back). */
+export interface ExplainableCapture {
+  explainable(): boolean;
+  explainEpisode(e: AgentExplanationInput): Promise<{ episodeId: string; lessonId?: string } | undefined>;
+}
+
+/** How often the log is read while an agent's explanation could still attach (a stat when nothing changed). */
+const POLL_MS = 3000;
+
+export function followAgentExplanations(services: Services, capture: ExplainableCapture): vscode.Disposable {
+  const seen = new Set<string>();
+  let sub: { dispose(): void } | undefined;
+  let disposed = false;
+
+  const fold = async (id: string): Promise<void> => {
+    const store = await services.store();
+    const m = store.get(id);
+    const exp = explanationIn(m, Date.now());
+    if (!m || !exp || seen.has(id)) return;
+    seen.add(id);
+    const attached = await capture.explainEpisode(exp);
+    if (!attached) return;
+    await store.forget(id, `folded into ${attached.lessonId ? `lesson ${attached.lessonId} of ` : ''}episode ${attached.episodeId}, which ${m.owner.agent ?? 'an agent'} explained`);
+    services.logger.info(`episode ${attached.episodeId}: ${m.owner.agent ?? 'an agent'} explained it over MCP (${memoryTitle(m)})`);
+    services.fireChanged();
+  };
+
+  void services.store().then(store => {
+    if (disposed) return;
+    sub = store.onDidChange(ids => { for (const id of ids) void fold(id).catch(e => services.logger.warn(`agent explanation ${id}: ${formatError(e)}`)); });
+  }, () => undefined);
+  const timer = setInterval(() => {
+    if (!capture.explainable()) return;
+    void services.store().then(s => s.refresh()).catch(e => services.logger.debug(`reading the shared log: ${formatError(e)}`));
+  }, POLL_MS);
+  return { dispose: () => { disposed = true; clearInterval(timer); sub?.dispose(); } };
+}
