@@ -18,7 +18,7 @@ import { registerCommands } from './vscode/commands';
 import { registerInstructions } from './vscode/instructions';
 import { registerConstraints } from './vscode/constraints';
 import { registerRelevantStatus } from './vscode/relevantStatus';
-import { registerLifecycle } from './vscode/lifecycle';
+import { registerLifecycle, runPatternPass } from './vscode/lifecycle';
 import { registerMcp } from './vscode/mcp';
 
 let active: Services | undefined;
@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
   // source, never in an installed extension.
   const testing: EngramTestAccess | undefined = context.extensionMode === vscode.ExtensionMode.Production
     ? undefined
-    : { services, capture, diagnostics, reveal, constraints };
+    : { services, capture, diagnostics, reveal, constraints, runPatternPass: () => runPatternPass(services) };
   return {
     recall: query => services.recall(query),
     onDidChangeMemories: services.onDidChangeMemories,

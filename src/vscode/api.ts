@@ -32,6 +32,8 @@ export interface EngramTestAccess {
   readonly diagnostics: DiagnosticRecall | undefined;
   /** Undefined when the sidebar failed to start. */
   readonly reveal: RevealMemory | undefined;
+  /** The background pattern pass, run now in the extension (it loads the store bundle beside it). */
+  runPatternPass(): Promise<number>;
   /** Undefined when constraint checks failed to start. */
   readonly constraints: ConstraintChecks | undefined;
 }

@@ -7,7 +7,6 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Episode, Lesson } from '../../src/core/types';
-import { runPatternPass } from '../../src/vscode/lifecycle';
 import { engram, seedLesson, token, waitFor, workspaceRoot, writeFile } from './surfaceHelpers';
 
 const INSTRUCTIONS = '.github/instructions/engram.instructions.md';
@@ -227,7 +226,7 @@ suite('Pattern pass', function () {
       };
       ids.push((await store.record(ep)).id);
     }
-    await runPatternPass(api.services);
+    await api.runPatternPass();
     const patterns = store.list({ kinds: ['lesson'] }).filter((m): m is Lesson => m.kind === 'lesson' && m.rootCause === cause);
     assert.strictEqual(patterns.length, 1, 'one pattern lesson for the recurring cause');
     const p = patterns[0];
@@ -236,7 +235,7 @@ suite('Pattern pass', function () {
     assert.strictEqual(p.fixApproach.startsWith(fix), true, p.fixApproach);
     assert.match(p.fixApproach, /did not help: npm run dev again/);
 
-    await runPatternPass(api.services);
+    await api.runPatternPass();
     assert.strictEqual(store.list({ kinds: ['lesson'] }).filter(m => m.kind === 'lesson' && m.rootCause === cause).length, 1, 'a second pass adds nothing');
   });
 });

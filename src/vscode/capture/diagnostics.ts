@@ -44,7 +44,7 @@ export interface IntakeSource<U> {
   read(uri: U): { file: string; diagnostics: readonly RawDiagnostic[] } | undefined;
   /** Only asked when the file's error set changed. */
   context(uri: U): DiagnosticsContext;
-  deliver(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext, raw: readonly RawDiagnostic[]): void;
+  deliver(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext, raw: readonly RawDiagnostic[], uri: U): void;
 }
 
 /**
@@ -71,7 +71,7 @@ export class DiagnosticsIntake<U> {
       const cur = this.source.read(uri);
       if (cur) {
         const errors = this.book.update(cur.file, cur.diagnostics);
-        if (errors) this.source.deliver(cur.file, errors, this.source.context(uri), cur.diagnostics);
+        if (errors) this.source.deliver(cur.file, errors, this.source.context(uri), cur.diagnostics, uri);
       }
       if (++n >= batch) break;
     }
@@ -89,6 +89,8 @@ export interface DiagnosticsWatch extends vscode.Disposable {
 export function watchDiagnostics(sink: DiagnosticsSink): DiagnosticsWatch {
   const book = new DiagnosticsBook();
   for (const f of sink.restoredFiles ?? []) book.markUnknown(f);
+  /** Files whose last delivered set had errors: drainNow re-reads them, so a clear is seen too. */
+  const withErrors = new Map<string, vscode.Uri>();
   const intake = new DiagnosticsIntake<vscode.Uri>({
     read: uri => {
       if (!sink.active) return undefined;
@@ -100,7 +102,10 @@ export function watchDiagnostics(sink: DiagnosticsSink): DiagnosticsWatch {
       const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === key);
       return { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) };
     },
-    deliver: (file, errors, ctx, raw) => sink.diagnostics(file, errors, ctx, raw),
+    deliver: (file, errors, ctx, raw, uri) => {
+      if (errors.length) withErrors.set(uri.toString(), uri); else withErrors.delete(uri.toString());
+      sink.diagnostics(file, errors, ctx, raw);
+    },
   }, book);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let turn: ReturnType<typeof setImmediate> | undefined;
@@ -120,8 +125,15 @@ export function watchDiagnostics(sink: DiagnosticsSink): DiagnosticsWatch {
     timer = turn = undefined;
   };
   return {
-    // A barrier for flush(): what VS Code has reported by now is in the tracker when it returns.
-    drainNow: () => { cancel(); while (intake.drain()) { /* all of it, now */ } },
+    // A barrier for flush(): what VS Code reports now is in the tracker when it returns. Not only the
+    // queue: VS Code fires onDidChangeDiagnostics up to 50 ms after getDiagnostics already shows the
+    // change, so every file with diagnostics now, and every file that had errors, is read.
+    drainNow: () => {
+      cancel();
+      intake.enqueue(vscode.languages.getDiagnostics().map(([u]) => [u.toString(), u] as [string, vscode.Uri]));
+      intake.enqueue(withErrors);
+      while (intake.drain()) { /* all of it, now */ }
+    },
     dispose: () => {
       sub.dispose();
       cancel();
