@@ -28,7 +28,6 @@ export const PLAIN: Wording = {
 export interface At { name: string; say: Wording }
 
 export type Schema<T> = (v: unknown, at: At) => T;
-export type Infer<S> = S extends Schema<infer T> ? T : never;
 
 export function fail(message: string): never {
   throw new SchemaError(message);
