@@ -1,12 +1,14 @@
 // The JSON-lines import/export format: one memory per line. Import is untrusted input, so every line is
 // parsed into a typed Memory here (types checked, sizes bounded, prototype-polluting keys refused) or
-// rejected with a sentence naming the problem; a bad line never stops the good ones.
+// rejected with a sentence naming the problem (core/schema, in its plain wording); a bad line never stops
+// the good ones.
 //
 // Lesson lines carry the RAW error text in `errorSignature` (what a person pastes); the normalised key is
 // computed here. Export writes the same shape plus `signatureKey`, so export → import round-trips.
 import { validateCheck } from './checkPattern';
 import { newId } from './ids';
 import { findSecrets, maskSecrets } from './mask';
+import { bool, fail, field, map, maybe, num, obj, oneOf, PLAIN, SchemaError, str, strings, time } from './schema';
 import { signatureKeyOf } from './recall';
 import { globProblem, scopeProblem } from './scopeCheck';
 import type {
@@ -48,8 +50,6 @@ export interface ImportOptions {
 /** `explicitId`: the line named its own id (the store never merges such a line into another memory). */
 export type ParseResult = { ok: true; memory: Memory; explicitId: boolean } | { ok: false; error: string };
 
-class LineError extends Error {}
-
 export function parseImportLine(line: string, lineNo: number, now: number, opts: ImportOptions = {}): ParseResult {
   void lineNo; // callers number their reports; kept in the signature for symmetry with the docs
   if (line.length > MAX_LINE_BYTES || Buffer.byteLength(line, 'utf8') > MAX_LINE_BYTES) {
@@ -62,13 +62,13 @@ export function parseImportLine(line: string, lineNo: number, now: number, opts:
     return { ok: false, error: jsonErrorReason(e) };
   }
   try {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new LineError('a line must be a JSON object');
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('a line must be a JSON object');
     const bad = forbiddenKey(raw, 0);
-    if (bad) throw new LineError(`forbidden key "${bad}" (prototype pollution)`);
+    if (bad) fail(`forbidden key "${bad}" (prototype pollution)`);
     const o = raw as Record<string, unknown>;
     return { ok: true, memory: dropUndefined(toMemory(o, now, opts)), explicitId: typeof o.id === 'string' };
   } catch (e) {
-    if (e instanceof LineError) return { ok: false, error: e.message };
+    if (e instanceof SchemaError) return { ok: false, error: e.message };
     throw e;
   }
 }
@@ -110,7 +110,7 @@ function forbiddenKey(v: unknown, depth: number): string | undefined {
 function toMemory(o: Record<string, unknown>, now: number, opts: ImportOptions): Memory {
   const kind = o.kind === undefined ? 'lesson' : o.kind;
   if (typeof kind !== 'string' || !KINDS.includes(kind as MemoryKind)) {
-    throw new LineError(`"kind" must be one of ${KINDS.join(', ')}`);
+    fail(`"kind" must be one of ${KINDS.join(', ')}`);
   }
   const base = baseFields(o, kind as MemoryKind, now, opts);
   switch (kind as MemoryKind) {
@@ -123,7 +123,7 @@ function toMemory(o: Record<string, unknown>, now: number, opts: ImportOptions):
 
 function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, opts: ImportOptions): MemoryBase {
   const id = optString(o, 'id', 128);
-  if (id !== undefined && !/^[A-Za-z0-9_.:@-]+$/.test(id)) throw new LineError('"id" may only contain letters, digits and _ . : @ -');
+  if (id !== undefined && !/^[A-Za-z0-9_.:@-]+$/.test(id)) fail('"id" may only contain letters, digits and _ . : @ -');
   if (id !== undefined) refuseMaskedId(id, 'id');
   const createdAt = optTime(o, 'createdAt') ?? now;
   const confidence = parseConfidence(o.confidence, !!opts.trusted);
@@ -155,7 +155,7 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
 function parseScope(o: Record<string, unknown>): string[] {
   const scope = (optStrings(o, 'scope', 500) ?? []).map(s => s.trim()).filter(Boolean);
   const bad = scopeProblem(scope);
-  if (bad) throw new LineError(bad);
+  if (bad) fail(bad);
   return scope;
 }
 
@@ -177,15 +177,15 @@ function refIds(ids: string[], field: string): string[] {
  * under the name they gave; the report says which line and why, without repeating the value.
  */
 function refuseMaskedId(id: string, field: string): void {
-  if (findSecrets(id).length) throw new LineError(`"${field}" looks like personal data or a secret (an e-mail address, a phone number, a token); ids are stored as written, so use a neutral id`);
+  if (findSecrets(id).length) fail(`"${field}" looks like personal data or a secret (an e-mail address, a phone number, a token); ids are stored as written, so use a neutral id`);
 }
 
 function lesson(o: Record<string, unknown>, base: MemoryBase, trusted: boolean): Lesson {
   const raw = optString(o, 'errorSignature', MAX_TEXT) ?? optString(o, 'errorText', MAX_TEXT);
-  if (!raw || !raw.trim()) throw new LineError('a lesson needs "errorSignature" (the error text)');
+  if (!raw || !raw.trim()) fail('a lesson needs "errorSignature" (the error text)');
   const rootCause = optString(o, 'rootCause', MAX_TEXT) ?? '';
   const fixApproach = optString(o, 'fixApproach', MAX_TEXT) ?? '';
-  if (!rootCause.trim() && !fixApproach.trim()) throw new LineError('a lesson needs "rootCause" or "fixApproach"');
+  if (!rootCause.trim() && !fixApproach.trim()) fail('a lesson needs "rootCause" or "fixApproach"');
   const key = optString(o, 'signatureKey', 2000) ?? derivedKey(raw);
   const check = o.check === undefined ? undefined : parseCheck(o.check);
   const outcome = optEnum(o, 'outcome', OUTCOMES);
@@ -238,11 +238,11 @@ function derivedKey(raw: string): string {
 }
 
 function parseTallies(v: unknown): Record<string, { prevented: number; stillFailed: number }> {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new LineError('"perWorkspace" must be an object');
+  if (!v || typeof v !== 'object' || Array.isArray(v)) fail('"perWorkspace" must be an object');
   const out: Record<string, { prevented: number; stillFailed: number }> = {};
   for (const [ws, t] of Object.entries(v)) {
     // The workspace key is input: not echoed.
-    if (!t || typeof t !== 'object') throw new LineError('every "perWorkspace" entry must be an object');
+    if (!t || typeof t !== 'object') fail('every "perWorkspace" entry must be an object');
     const o = t as Record<string, unknown>;
     out[ws] = { prevented: optNumber(o, 'prevented', 0, 1e9) ?? 0, stillFailed: optNumber(o, 'stillFailed', 0, 1e9) ?? 0 };
   }
@@ -251,7 +251,7 @@ function parseTallies(v: unknown): Record<string, { prevented: number; stillFail
 
 function fact(o: Record<string, unknown>, base: MemoryBase): Fact {
   const content = optString(o, 'content', MAX_TEXT);
-  if (!content || !content.trim()) throw new LineError('a fact needs "content"');
+  if (!content || !content.trim()) fail('a fact needs "content"');
   return {
     ...base,
     kind: 'fact',
@@ -266,14 +266,14 @@ function fact(o: Record<string, unknown>, base: MemoryBase): Fact {
 
 function rule(o: Record<string, unknown>, base: MemoryBase): Rule {
   const instruction = optString(o, 'instruction', MAX_TEXT);
-  if (!instruction || !instruction.trim()) throw new LineError('a rule needs "instruction"');
+  if (!instruction || !instruction.trim()) fail('a rule needs "instruction"');
   return { ...base, kind: 'rule', instruction, fromLesson: refId(optString(o, 'fromLesson', 128), 'fromLesson') };
 }
 
 function episode(o: Record<string, unknown>, base: MemoryBase): Episode {
   const trigger = optString(o, 'trigger', MAX_TEXT) ?? '';
   const summary = optString(o, 'summary', MAX_TEXT) ?? '';
-  if (!trigger.trim() && !summary.trim()) throw new LineError('an episode needs "trigger" or "summary"');
+  if (!trigger.trim() && !summary.trim()) fail('an episode needs "trigger" or "summary"');
   const startedAt = optTime(o, 'startedAt') ?? base.createdAt;
   const endedAt = optTime(o, 'endedAt');
   const rawSig = optString(o, 'errorSignature', MAX_TEXT);
@@ -303,46 +303,46 @@ function episode(o: Record<string, unknown>, base: MemoryBase): Episode {
   };
 }
 
+const text = str({ max: MAX_TEXT });
+const step = obj<EpisodeStep>({
+  action: (v, at) => (v === undefined || v === null ? '' : text(v, at)) || fail(`"${at.name}" is required`),
+  reasoning: maybe(text),
+  result: (v, at) => (v === undefined || v === null ? '' : text(v, at)),
+  wasEffective: maybe(bool),
+  at: maybe(time),
+  detail: maybe(text),
+});
+
 function parseSteps(v: unknown): EpisodeStep[] {
   if (v === undefined) return [];
-  if (!Array.isArray(v)) throw new LineError('"steps" must be an array');
-  if (v.length > MAX_LIST) throw new LineError(`"steps" has more than ${MAX_LIST} entries`);
-  return v.map((s, i) => {
-    if (!s || typeof s !== 'object' || Array.isArray(s)) throw new LineError(`"steps[${i}]" must be an object`);
-    const o = s as Record<string, unknown>;
-    const action = optString(o, 'action', MAX_TEXT, `steps[${i}].action`);
-    if (!action) throw new LineError(`"steps[${i}].action" is required`);
-    return {
-      action,
-      reasoning: optString(o, 'reasoning', MAX_TEXT, `steps[${i}].reasoning`),
-      result: optString(o, 'result', MAX_TEXT, `steps[${i}].result`) ?? '',
-      wasEffective: optBool(o, 'wasEffective', `steps[${i}].wasEffective`),
-      at: optTime(o, 'at', `steps[${i}].at`),
-      detail: optString(o, 'detail', MAX_TEXT, `steps[${i}].detail`),
-    };
-  });
+  if (!Array.isArray(v)) fail('"steps" must be an array');
+  if (v.length > MAX_LIST) fail(`"steps" has more than ${MAX_LIST} entries`);
+  return v.map((s, i) => step(s, { name: `steps[${i}]`, say: PLAIN }));
 }
 
-function parseCheck(v: unknown): Lesson['check'] {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new LineError('"check" must be an object with glob and pattern');
-  const o = v as Record<string, unknown>;
-  const glob = optString(o, 'glob', 500, 'check.glob');
-  const pattern = optString(o, 'pattern', 2000, 'check.pattern');
-  if (!glob || !pattern) throw new LineError('"check" needs "glob" and "pattern"');
+const check = map(obj<{ glob?: string; pattern?: string; flags?: string }>({
+  glob: maybe(str({ max: 500 })),
+  pattern: maybe(str({ max: 2000 })),
+  flags: maybe(str({ max: 8 })),
+}, 'an object with glob and pattern'), ({ glob, pattern, flags }) => {
+  if (!glob || !pattern) fail('"check" needs "glob" and "pattern"');
   const badGlob = globProblem(glob);
-  if (badGlob) throw new LineError(`"check.glob" is not a workspace glob: ${badGlob}`);
-  const flags = optString(o, 'flags', 8, 'check.flags');
+  if (badGlob) fail(`"check.glob" is not a workspace glob: ${badGlob}`);
   // The same test as a check made in the editor: RE2 must be able to run it (core/checkPattern.ts).
   const problem = validateCheck({ glob, pattern, flags });
-  if (problem) throw new LineError(`"check" is not usable: ${problem}`);
-  return { glob, pattern, ...(flags ? { flags } : {}) };
+  if (problem) fail(`"check" is not usable: ${problem}`);
+  return { glob, pattern, ...(flags ? { flags } : {}) } as NonNullable<Lesson['check']>;
+});
+
+function parseCheck(v: unknown): Lesson['check'] {
+  return check(v, { name: 'check', say: PLAIN });
 }
 
 function parseConfidence(v: unknown, trusted: boolean): Confidence {
   if (v === undefined || v === null) return { alpha: 1, beta: 1 };
   let c: Confidence;
   if (typeof v === 'number') {
-    if (!Number.isFinite(v) || v < 0 || v > 1) throw new LineError('"confidence" must be a number between 0 and 1, or {alpha, beta}');
+    if (!Number.isFinite(v) || v < 0 || v > 1) fail('"confidence" must be a number between 0 and 1, or {alpha, beta}');
     // Keep the mean, but as weak evidence: a number in a file is a claim, not a track record.
     const p = Math.min(0.99, Math.max(0.01, v));
     c = { alpha: p * NUMBER_CONFIDENCE_WEIGHT, beta: (1 - p) * NUMBER_CONFIDENCE_WEIGHT };
@@ -350,11 +350,11 @@ function parseConfidence(v: unknown, trusted: boolean): Confidence {
     const o = v as Record<string, unknown>;
     const alpha = o.alpha, beta = o.beta;
     if (typeof alpha !== 'number' || typeof beta !== 'number' || !(alpha > 0) || !(beta > 0) || !Number.isFinite(alpha + beta) || alpha + beta > 1e6) {
-      throw new LineError('"confidence" {alpha, beta} must hold two positive numbers');
+      fail('"confidence" {alpha, beta} must hold two positive numbers');
     }
     c = { alpha, beta };
   } else {
-    throw new LineError('"confidence" must be a number between 0 and 1, or {alpha, beta}');
+    fail('"confidence" must be a number between 0 and 1, or {alpha, beta}');
   }
   const w = c.alpha + c.beta;
   if (!trusted && w > UNTRUSTED_MAX_WEIGHT) c = { alpha: c.alpha / w * UNTRUSTED_MAX_WEIGHT, beta: c.beta / w * UNTRUSTED_MAX_WEIGHT };
@@ -364,74 +364,47 @@ function parseConfidence(v: unknown, trusted: boolean): Confidence {
 function parseOwner(v: unknown): Owner | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') {
-    if (!OWNER_SCOPES.includes(v as OwnerScope)) throw new LineError(`"owner" must be one of ${OWNER_SCOPES.join(', ')} or an object`);
+    if (!OWNER_SCOPES.includes(v as OwnerScope)) fail(`"owner" must be one of ${OWNER_SCOPES.join(', ')} or an object`);
     return { scope: v as OwnerScope };
   }
-  if (typeof v !== 'object' || Array.isArray(v)) throw new LineError('"owner" must be a string or an object');
-  const o = v as Record<string, unknown>;
-  const scope = optEnum(o, 'scope', OWNER_SCOPES, 'owner.scope') ?? 'workspace';
-  return {
-    scope,
-    workspace: optString(o, 'workspace', 200, 'owner.workspace'),
-    principal: optString(o, 'principal', 200, 'owner.principal'),
-    agent: optString(o, 'agent', 200, 'owner.agent'),
-  };
+  if (typeof v !== 'object' || Array.isArray(v)) fail('"owner" must be a string or an object');
+  const { scope, ...rest } = ownerObject(v, { name: 'owner', say: PLAIN });
+  return { scope: scope ?? 'workspace', ...rest };
 }
 
-// Field readers: each throws a LineError naming the field and what it must be.
+const ownerObject = obj<{ scope?: OwnerScope; workspace?: string; principal?: string; agent?: string }>({
+  scope: maybe(oneOf(OWNER_SCOPES)),
+  workspace: maybe(str({ max: 200 })),
+  principal: maybe(str({ max: 200 })),
+  agent: maybe(str({ max: 200 })),
+});
 
-function optString(o: Record<string, unknown>, k: string, max: number, name = k): string | undefined {
-  const v = o[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new LineError(`"${name}" must be a string`);
-  if (v.length > max) throw new LineError(`"${name}" is longer than ${max} characters`);
-  return v;
+// Field readers: each fails with a SchemaError naming the field and what it must be. Absent and null
+// are the same (JSON writers use both).
+
+function optString(o: Record<string, unknown>, k: string, max: number): string | undefined {
+  return field(o, k, str({ max }));
 }
 
 function optStrings(o: Record<string, unknown>, k: string, maxItems: number): string[] | undefined {
-  const v = o[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'string') return [v]; // a single glob or tag is a common shorthand
-  if (!Array.isArray(v) || v.some(x => typeof x !== 'string')) throw new LineError(`"${k}" must be an array of strings`);
-  if (v.length > maxItems) throw new LineError(`"${k}" has more than ${maxItems} entries`);
-  return (v as string[]).map(s => s.slice(0, 2000));
+  return field(o, k, map(strings({ max: maxItems, single: true }), l => l.map(s => s.slice(0, 2000))));
 }
 
 function optNumber(o: Record<string, unknown>, k: string, min: number, max: number): number | undefined {
-  const v = o[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new LineError(`"${k}" must be a number from ${min} to ${max}`);
-  return v;
+  return field(o, k, num({ min, max }));
 }
 
-function optBool(o: Record<string, unknown>, k: string, name = k): boolean | undefined {
-  const v = o[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new LineError(`"${name}" must be true or false`);
-  return v;
+function optBool(o: Record<string, unknown>, k: string): boolean | undefined {
+  return field(o, k, bool);
 }
 
-function optEnum<T extends string>(o: Record<string, unknown>, k: string, values: readonly T[], name = k): T | undefined {
-  const v = o[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string' || !values.includes(v as T)) throw new LineError(`"${name}" must be one of ${values.join(', ')}`);
-  return v as T;
+function optEnum<T extends string>(o: Record<string, unknown>, k: string, values: readonly T[]): T | undefined {
+  return field(o, k, oneOf(values));
 }
 
 /** Epoch ms or an ISO date string. */
-function optTime(o: Record<string, unknown>, k: string, name = k): number | undefined {
-  const v = o[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v) || v < 0 || v > 8.64e15) throw new LineError(`"${name}" must be epoch milliseconds or an ISO date`);
-    return Math.floor(v);
-  }
-  if (typeof v === 'string') {
-    const t = Date.parse(v);
-    if (!Number.isFinite(t)) throw new LineError(`"${name}" is not a date`);
-    return t;
-  }
-  throw new LineError(`"${name}" must be epoch milliseconds or an ISO date`);
+function optTime(o: Record<string, unknown>, k: string): number | undefined {
+  return field(o, k, time);
 }
 
 /** One export line: the import shape (raw error text in `errorSignature`) plus `signatureKey`. */

@@ -13,6 +13,22 @@ import { TOKEN_DETECTORS } from './mask/tokens';
 
 export { looksHighEntropy } from './mask/entropy';
 
+declare const MASKED: unique symbol;
+/**
+ * Text that has been through the masker. Only maskSecrets, maskDeep and maskRecord produce it (nothing
+ * else may cast to it), so a parameter typed Masked says the caller masked at the boundary where the
+ * text came in, and the code after it need not (and does not) mask again. It is still a string.
+ */
+export type Masked<T extends string = string> = T & { readonly [MASKED]: true };
+
+/** `T` with every string in it Masked (what maskDeep returns): literal types survive, so it still fits T. */
+export type MaskedDeep<T> =
+  T extends string ? Masked<T>
+  : T extends readonly (infer U)[] ? MaskedDeep<U>[]
+  : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown> | Date ? T
+  : T extends object ? { [K in keyof T]: MaskedDeep<T[K]> }
+  : T;
+
 export interface MaskOptions {
   /** The user's home directory; every occurrence becomes "~". */
   homeDir?: string;
@@ -52,17 +68,17 @@ export function findSecrets(text: string): SecretHit[] {
  * Replaces secrets with «secret:kind», e-mails with «email», phone numbers, resident registration and
  * card numbers with «phone», «rrn», «card», and the home directory with "~". Idempotent.
  */
-export function maskSecrets(text: string, opts: MaskOptions = {}): string {
-  if (!text) return text ?? '';
+export function maskSecrets(text: string, opts: MaskOptions = {}): Masked {
+  if (!text) return (text ?? '') as Masked;
   const spans = collect(text, opts);
-  if (!spans.length) return text;
+  if (!spans.length) return text as Masked;
   let out = '';
   let pos = 0;
   for (const s of spans) {
     out += text.slice(pos, s.start) + s.replacement;
     pos = s.end;
   }
-  return out + text.slice(pos);
+  return (out + text.slice(pos)) as Masked;
 }
 
 function runDetector(d: Detector, text: string, add: (start: number, end: number, kind: string, replacement?: string) => void): void {
@@ -168,7 +184,7 @@ const SECRET_FIELD = /^(?:.*(?:password|passwd|passphrase|secret|token|api[_-]?k
  * Deep copy with every string masked. Only own enumerable keys are copied and `__proto__` is skipped,
  * so hostile JSON cannot pollute prototypes; a string under a secret-named key is masked whole.
  */
-export function maskDeep<T>(value: T, opts: MaskOptions = {}): T {
+export function maskDeep<T>(value: T, opts: MaskOptions = {}): MaskedDeep<T> {
   const seen = new WeakMap<object, unknown>();
   const walk = (v: unknown, key: string | undefined, depth: number): unknown => {
     if (typeof v === 'string') {
@@ -196,7 +212,7 @@ export function maskDeep<T>(value: T, opts: MaskOptions = {}): T {
     }
     return obj;
   };
-  return walk(value, undefined, 0) as T;
+  return walk(value, undefined, 0) as MaskedDeep<T>;
 }
 
 /**
@@ -205,7 +221,7 @@ export function maskDeep<T>(value: T, opts: MaskOptions = {}): T {
  * normalised and lower-cased) keeps a secret where no case-sensitive detector sees it; this is the
  * store's last line for callers that derived such a field too early.
  */
-export function maskRecord<T>(value: T, opts: MaskOptions = {}): T {
+export function maskRecord<T>(value: T, opts: MaskOptions = {}): MaskedDeep<T> {
   const found = new Map<string, string>(); // lower-cased secret text -> kind
   const visit = (v: unknown, depth: number): void => {
     if (typeof v === 'string') {
@@ -234,7 +250,7 @@ export function maskRecord<T>(value: T, opts: MaskOptions = {}): T {
     for (const k of Object.keys(v)) (v as Record<string, unknown>)[k] = scrub((v as Record<string, unknown>)[k], depth + 1);
     return v;
   };
-  return scrub(masked, 0) as T;
+  return scrub(masked, 0) as MaskedDeep<T>;
 }
 
 const PERSONAL = new Set(['email', ...PERSONAL_DETECTORS.map(d => d.kind)]);

@@ -47,7 +47,8 @@ export function defaultOwner(workspace: string | undefined): Owner {
 /** Masks, fills defaults, computes the signature key, clamps maturity, and flags instruction-like text. */
 export function prepareMemory(input: Memory, ctx: PlanContext, trusted = false): Memory {
   // Masking first: nothing below (not even the duplicate check) sees a secret. maskRecord also takes
-  // out, in any case, what a caller derived from the raw text (a lower-cased signature key).
+  // out, in any case, what a caller derived from the raw text (a lower-cased signature key). Callers
+  // mask where outside text comes in (Masked, core/mask); this is the store's last net under all of them.
   // An id is a name, never silently rewritten by masking (two e-mail ids would become one «email»).
   if (input.id && findSecrets(input.id).length) throw new Error('a memory id may not hold personal data or a secret (it would be masked and collide)');
   // eslint-disable-next-line no-control-regex

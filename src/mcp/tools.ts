@@ -3,6 +3,7 @@
 // (the same block Copilot's engram_recall returns), capped in count and in characters.
 import { randomUUID } from 'crypto';
 import type { FeedbackOutcome, Memory, RecallResult } from '../core/types';
+import { parseRememberInput } from '../core/schemaToolInput';
 import { mean } from '../core/trust';
 import { mergeRecall } from '../core/recallMerge';
 import { EXPLAIN_WINDOW_MS } from '../core/capture/agentExplanation';
@@ -76,36 +77,18 @@ export type RememberArgs =
   | { kind: 'lesson'; errorText?: string; rootCause?: string; fixApproach?: string; scope?: string[]; tags?: string[] }
   | { kind: 'fact'; content?: string; scope?: string[]; tags?: string[] };
 
-function required(v: string | undefined, what: string): string {
-  if (!v?.trim()) throw new Error(`${what} is required.`);
-  return v;
-}
-
-/** Scope globs are workspace-relative: an absolute or escaping glob would never match, or match too much. */
-export function checkScope(scope: readonly string[]): string[] {
-  const list = scope.map(s => s.trim().replace(/\\/g, '/')).filter(Boolean);
-  if (list.some(g => g.startsWith('/') || /^[a-z]:/i.test(g) || g.split('/').includes('..'))) {
-    throw new Error('"scope" globs must be workspace-relative (no absolute paths, no "..").');
-  }
-  return list;
-}
-
 export async function rememberTool(ctx: ToolContext, a: RememberArgs): Promise<string> {
   const origin = { workspace: ctx.workspace, source: 'chat' as const, agent: ctx.agent() };
-  const scope = checkScope(a.scope ?? []);
-  const tags = a.tags ?? [];
+  // The same parse as Copilot's engram_remember: required fields, trimmed lists, scope globs checked.
+  const input = parseRememberInput(a);
+  const { scope, tags } = input;
   let memory: Memory;
-  if (a.kind === 'lesson') {
+  if (input.kind === 'lesson') {
     // Authored "agent": a VS Code window capturing this error folds it into that episode's lesson
     // (core/capture/agentExplanation.ts); this server cannot see the window's episodes itself.
-    memory = { ...newLesson(origin, {
-      errorText: required(a.errorText, '"errorText" (the error message) for a lesson'),
-      rootCause: required(a.rootCause, '"rootCause" (why it happened) for a lesson'),
-      fixApproach: required(a.fixApproach, '"fixApproach" (what fixed it) for a lesson'),
-      scope, tags,
-    }), author: 'agent' as const };
+    memory = { ...newLesson(origin, input), author: 'agent' as const };
   } else {
-    const content = required(a.content, '"content" for a fact');
+    const content = input.content;
     memory = looksLikeRule(content) ? newRule(origin, { instruction: content, scope, tags }) : newFact(origin, { content, scope, tags });
   }
   // record() masks secrets again and flags instruction-like text before anything is appended.

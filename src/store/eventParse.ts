@@ -1,49 +1,59 @@
 // Parses one untrusted log line into a MemoryEvent. The log is shared with other processes and may be
-// damaged, so nothing is trusted until it has the shape the reducer relies on.
+// damaged, so nothing is trusted until it has the shape the reducer relies on. The schemas (core/schema)
+// only check: a valid value is returned as it was read, every field kept, because the reducer and the
+// snapshot need the whole record and re-copying every event of a large log on each load buys nothing.
+import { check, fail, isPlainObject, num, obj, oneOf, says, str, union, type Schema } from '../core/schema';
 import type { Memory, MemoryEvent } from '../core/types';
 
-const EVENT_TYPES = new Set(['recorded', 'updated', 'feedback', 'evidence', 'promoted', 'demoted', 'accessed', 'quarantined', 'restored', 'deleted', 'expired']);
-const KINDS = new Set(['lesson', 'episode', 'fact', 'rule']);
+const EVENT_TYPES = ['recorded', 'updated', 'feedback', 'evidence', 'promoted', 'demoted', 'accessed', 'quarantined', 'restored', 'deleted', 'expired'] as const;
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+// `{}`: any value but undefined (the shape's keys are then required, checked by their own schemas).
+const anything: Schema<{}> = v => v as {};
+/** Log text is bounded by the writer, not here: a long reason is still a reason. */
+const text = str({ max: Infinity });
+const nonEmpty = str({ min: 1, max: Infinity });
+
+const memoryFields = obj({
+  id: says(nonEmpty, 'memory has no id'),
+  kind: says(oneOf(['lesson', 'episode', 'fact', 'rule']), 'a memory with an unknown kind'),
+});
+const memory: Schema<{}> = (v, at) => (isPlainObject(v) ? memoryFields(v, at) : fail('memory is not an object'));
+
+/** What every event has, then what its type adds; each failure is the warning's short reason. */
+function event(extra: Record<string, Schema<{}>> = {}): Schema<unknown> {
+  return obj<Record<string, {}>>({
+    type: anything,
+    id: says(nonEmpty, 'event has no id'),
+    at: says(num(), 'event has no time'),
+    ...extra,
+  });
+}
+
+const fromTo = (type: string) => ({ from: says(text, `${type} without from/to`), to: says(text, `${type} without from/to`) });
+
+const eventSchema = union('type', {
+  ...Object.fromEntries(EVENT_TYPES.map(t => [t, event()])),
+  recorded: event({ memory }),
+  updated: event({ patch: says(obj({}), 'update without patch') }),
+  feedback: event({ outcome: says(oneOf(['prevented', 'still_failed']), 'feedback without outcome') }),
+  evidence: event({ evidenceId: says(text, 'evidence without evidenceId') }),
+  promoted: event(fromTo('promoted')),
+  demoted: event(fromTo('demoted')),
+  quarantined: event({ reason: says(text, 'quarantine without reason') }),
+}, unknownType);
+
+function unknownType(t: unknown): string {
+  return typeof t === 'string' && /^[a-z-]{1,30}$/.test(t) ? `unknown event type ${t}` : 'unknown event type';
 }
 
 export function parseMemory(v: unknown): Memory | string {
-  if (!isObj(v)) return 'memory is not an object';
-  if (typeof v.id !== 'string' || !v.id) return 'memory has no id';
-  if (typeof v.kind !== 'string' || !KINDS.has(v.kind)) return 'a memory with an unknown kind';
-  return v as unknown as Memory;
+  const r = check(memory, v);
+  return r.ok ? v as Memory : r.error;
 }
 
 /** Returns the event, or a short reason why the value is not one. */
 export function parseEvent(v: unknown): MemoryEvent | string {
-  if (!isObj(v)) return 'not a JSON object';
-  if (typeof v.type !== 'string' || !EVENT_TYPES.has(v.type)) return typeof v.type === 'string' && /^[a-z-]{1,30}$/.test(v.type) ? `unknown event type ${v.type}` : 'unknown event type';
-  if (typeof v.id !== 'string' || !v.id) return 'event has no id';
-  if (typeof v.at !== 'number' || !Number.isFinite(v.at)) return 'event has no time';
-  switch (v.type) {
-    case 'recorded': {
-      const m = parseMemory(v.memory);
-      if (typeof m === 'string') return m;
-      break;
-    }
-    case 'updated':
-      if (!isObj(v.patch)) return 'update without patch';
-      break;
-    case 'feedback':
-      if (v.outcome !== 'prevented' && v.outcome !== 'still_failed') return 'feedback without outcome';
-      break;
-    case 'evidence':
-      if (typeof v.evidenceId !== 'string') return 'evidence without evidenceId';
-      break;
-    case 'promoted':
-    case 'demoted':
-      if (typeof v.from !== 'string' || typeof v.to !== 'string') return `${v.type} without from/to`;
-      break;
-    case 'quarantined':
-      if (typeof v.reason !== 'string') return 'quarantine without reason';
-      break;
-  }
-  return v as unknown as MemoryEvent;
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
+  const r = check(eventSchema, v);
+  return r.ok ? v as MemoryEvent : r.error;
 }

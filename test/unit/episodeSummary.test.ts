@@ -163,6 +163,30 @@ describe('finalisation (episode → store)', () => {
     assert.ok(text.includes('process.env.TOKEN'), 'the diff itself is kept');
   });
 
+  it('masks once where text comes in: the model never sees the secret, and a secret in its answers is not written', async () => {
+    const { store, recorded } = fakeStore();
+    const sent: string[] = [];
+    const f = new Finalizer(deps(store, {
+      useLanguageModel: () => true,
+      // A model that leaks: it repeats a secret it was never shown (from its own context, say).
+      summarize: async text => { sent.push(text); return `The deploy failed until ${TOKEN} moved to the environment.`; },
+      explain: async prompt => {
+        sent.push(prompt);
+        return JSON.stringify({ rootCause: `the token ${TOKEN} was hard-coded in deploy.js`, fixApproach: 'read TOKEN from process.env in deploy.js' });
+      },
+    }));
+    f.enqueue(job(true));
+    await f.flush();
+    assert.strictEqual(sent.length, 2, 'the summary and the lesson were both asked for');
+    for (const s of sent) assert.ok(!s.includes(TOKEN), `the model was sent the token: ${s.slice(0, 200)}`);
+    assert.ok(sent[1].includes('process.env.TOKEN'), 'the prompt still holds the change');
+    assert.deepStrictEqual(recorded.map(m => m.kind), ['episode', 'lesson']);
+    const text = JSON.stringify(recorded);
+    assert.ok(!text.includes(TOKEN), 'a secret from the model was written');
+    assert.match(text, /moved to the environment/, 'the model summary is used');
+    assert.strictEqual((recorded[1] as { author?: string }).author, 'model', 'the model lesson is used');
+  });
+
   it('on ENOSPC it stops, reports once, keeps the job, and writes it (once) after unblock', async () => {
     let full = true;
     const { store, recorded, feedback } = fakeStore(() => (full ? Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }) : undefined));

@@ -1,11 +1,14 @@
 // The model-written lesson is checked against the episode's evidence before it replaces the template.
 import * as assert from 'assert';
-import { lessonTemplate, type EpisodeMaterial } from '../../src/core/episodeSummary';
+import { lessonTemplate } from '../../src/core/episodeSummary';
+import type { MaskedMaterial } from '../../src/core/capture/episodeMemories';
+import { maskDeep } from '../../src/core/mask';
 import { EpisodeTracker } from '../../src/core/episodeTracker';
 import { modelEvidence, modelLessonPrompt, parseModelLesson, unsupportedClaims } from '../../src/core/capture/modelLesson';
 import { signatureOf } from '../../src/core/signature';
 
-function pipEpisode(): EpisodeMaterial {
+/** Masked, as the model only ever gets masked material. */
+function pipEpisode(): MaskedMaterial {
   const t = new EpisodeTracker({ newId: () => 'ep' });
   const s = signatureOf("ModuleNotFoundError: No module named 'requests'")!;
   const output = "Traceback (most recent call last):\n  File \"app.py\", line 1, in <module>\n    import requests\nModuleNotFoundError: No module named 'requests'";
@@ -13,7 +16,7 @@ function pipEpisode(): EpisodeMaterial {
   t.commandEnded({ id: 'c2', line: 'pip install requests', exitCode: 0 }, 1000);
   const [ended] = t.commandEnded({ id: 'c3', line: 'python app.py', exitCode: 0 }, 2000).filter(e => e.type === 'ended');
   assert.ok(ended.type === 'ended');
-  return { tracked: ended.episode, diffs: [], scope: ['**'], domain: 'terminal:python', owner: { scope: 'workspace', workspace: 'w' }, now: 1 };
+  return maskDeep({ tracked: ended.episode, diffs: [], scope: ['**'], domain: 'terminal:python', owner: { scope: 'workspace' as const, workspace: 'w' }, now: 1 });
 }
 
 describe('model-written lessons', () => {

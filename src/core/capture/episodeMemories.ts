@@ -1,8 +1,11 @@
 // An ended episode → the Episode and Lesson memories, masked. One function for live capture (the
 // Finalizer, after it has read the files' end texts) and for replay, so both write the same lessons.
+// The episode's material is masked here, once: it is where the outside text (error output, commands,
+// file contents) enters the memories. What is built from it afterwards (templates, the model's evidence
+// and prompt, the memories) is made of masked parts and our own words, so it is not masked again.
 import type { TrackedEpisode } from '../episodeTracker';
 import { buildEpisode, buildLesson, lessonTemplate, type EpisodeMaterial, type LessonText } from '../episodeSummary';
-import { maskDeep } from '../mask';
+import { maskDeep, type Masked, type MaskedDeep } from '../mask';
 import { narrowestGlobs } from '../scope';
 import { globProblem } from '../scopeCheck';
 import type { Episode, Lesson, Owner } from '../types';
@@ -22,8 +25,11 @@ export interface EndedEpisode {
   domain: string;
 }
 
+/** An episode's material after masking: the only material episodeMemories accepts. */
+export type MaskedMaterial = MaskedDeep<EpisodeMaterial>;
+
 /** Diffs, excerpts and scope of an ended episode, masked: neither the store nor a model sees a secret. */
-export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): EpisodeMaterial {
+export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): MaskedMaterial {
   const t = e.tracked;
   const diffs = diffsOf(t.files, e.before, e.after, MAX_DIFF_FILES);
   let codeAfter: string | undefined;
@@ -43,13 +49,17 @@ export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): Epi
   });
 }
 
-/** The memories of a masked material; `summary` (a model's, already masked) replaces the template's. */
-export function episodeMemories(masked: EpisodeMaterial, ids: { episode: string; lesson: string }, summary?: string): { episode: Episode; lesson?: Lesson; text: LessonText } {
+/**
+ * The memories of a masked material; `summary` (a model's, masked when it came back) replaces the
+ * template's. Not masked again: every string in them comes from the masked material, the summary or
+ * our templates (the store's maskRecord still runs on record, as the last net).
+ */
+export function episodeMemories(masked: MaskedMaterial, ids: { episode: string; lesson: string }, summary?: Masked): { episode: Episode; lesson?: Lesson; text: LessonText } {
   // Worked out once: the episode's lessonsLearned, the lesson and the model's evidence all use it.
   const text = lessonTemplate(masked);
-  const episode = maskDeep(buildEpisode(masked, ids.episode, summary, text));
+  const episode = buildEpisode(masked, ids.episode, summary, text);
   const lesson = buildLesson(masked, episode, ids.lesson, text);
-  return { episode, lesson: lesson ? maskDeep(lesson) : undefined, text };
+  return { episode, lesson, text };
 }
 
 /** Language of a file for the episode's domain, as VS Code names it (replay has no editor to ask). */

@@ -3,7 +3,8 @@
 // JSON. Its answer is checked against that evidence — it may not cite a file or a command that is not
 // in it — and anything that fails the check falls back to the deterministic lesson. Pure: the vscode
 // side only sends the prompt and returns the text.
-import type { EpisodeMaterial, LessonText } from '../episodeSummary';
+import type { LessonText } from '../episodeSummary';
+import type { MaskedMaterial } from './episodeMemories';
 
 const MAX_EVIDENCE_CHARS = 6000;
 const MAX_FIELD_CHARS = 600;
@@ -17,8 +18,8 @@ export interface ModelLesson {
   notWhen?: string;
 }
 
-/** The evidence block the model sees, and the same text the check compares against. */
-export function modelEvidence(m: EpisodeMaterial, text: LessonText): string {
+/** The evidence block the model sees (built from masked material only), and the text the check compares against. */
+export function modelEvidence(m: MaskedMaterial, text: LessonText): string {
   const t = m.tracked;
   const parts = [
     `error: ${t.error?.message ?? '(none)'}`,

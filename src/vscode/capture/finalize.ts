@@ -1,6 +1,9 @@
 // Turns ended episodes into stored memories, off the hot path (background: debounced queue) or right at
 // episode end (hotPath). Diffs, templates, the optional model summary and masking all happen here;
-// masking runs before anything is written. When the disk refuses a write, the job stays queued (nothing
+// masking runs before anything is written, once per text that comes in from outside: the episode's
+// material (episodeMaterial), the model's answers and an agent's explanation. What is built from
+// masked parts (the model's prompt, the memories) is not masked again; the store's maskRecord is the
+// last net under all of it. When the disk refuses a write, the job stays queued (nothing
 // is lost) and capture pauses with a clear message until the user resumes.
 import type * as vscode from 'vscode';
 import { summaryTemplate } from '../../core/episodeSummary';
@@ -8,7 +11,7 @@ import { modelEvidence, modelLessonPrompt, parseModelLesson, unsupportedClaims }
 import { episodeMaterial, episodeMemories } from '../../core/capture/episodeMemories';
 import type { TrackedEpisode } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
-import { maskDeep, maskSecrets } from '../../core/mask';
+import { maskDeep, maskSecrets, type Masked } from '../../core/mask';
 import type { FeedbackOutcome, Logger, Owner } from '../../core/types';
 import type { MemoryStore } from '../../store/index';
 
@@ -39,6 +42,7 @@ export interface FinalizerDeps {
   owner(): Owner;
   mode(): 'background' | 'hotPath';
   useLanguageModel(): boolean;
+  /** `maskedMaterial` is built from the masked material only. */
   summarize(maskedMaterial: string): Promise<string | undefined>;
   /** Asks the model for the lesson (masked prompt in, raw answer out); undefined when there is none. */
   explain(maskedPrompt: string): Promise<string | undefined>;
@@ -138,7 +142,9 @@ export class Finalizer implements vscode.Disposable {
     while (job.written.feedback < job.feedback.length) {
       const f = job.feedback[job.written.feedback];
       try {
-        await store.feedback(f.id, f.outcome, { auto: true, reason: maskSecrets(f.reason), ...(f.file ? { file: f.file } : {}) });
+        // The reason is our sentence around the episode's masked title (captureController's maskedTitle);
+        // the store masks reasons as well.
+        await store.feedback(f.id, f.outcome, { auto: true, reason: f.reason, ...(f.file ? { file: f.file } : {}) });
       } catch (e) {
         if (isStorageError(e)) throw e;
         this.deps.logger.warn(`automatic feedback on ${f.id} skipped: ${e instanceof Error ? e.message : String(e)}`);
@@ -157,11 +163,12 @@ export class Finalizer implements vscode.Disposable {
       if (now !== undefined) after.set(file, now);
     }
     const masked = episodeMaterial({ tracked: t, before, after, codeBefore: job.codeBefore, domain: job.domain ?? 'unknown' }, this.deps.owner(), Date.now());
-    let summary: string | undefined;
+    let summary: Masked | undefined;
     if (this.deps.useLanguageModel()) {
       const text = [summaryTemplate(masked), ...masked.diffs.map(d => d.diff)].join('\n\n');
-      summary = await this.deps.summarize(maskSecrets(text));
-      if (summary) summary = maskSecrets(summary);
+      // The model's answer is outside text: it may repeat or invent a secret.
+      const answer = await this.deps.summarize(text);
+      if (answer) summary = maskSecrets(answer);
     }
     const memories = episodeMemories(masked, { episode: job.episodeId!, lesson: job.lessonId! }, summary);
     const lesson = memories.lesson;
@@ -170,7 +177,7 @@ export class Finalizer implements vscode.Disposable {
       Object.assign(lesson, maskDeep(job.explanation), { author: 'agent' as const });
     } else if (lesson && !lesson.unexplained && this.deps.useLanguageModel()) {
       const evidence = modelEvidence(masked, memories.text);
-      const answer = await this.deps.explain(maskSecrets(modelLessonPrompt(evidence)));
+      const answer = await this.deps.explain(modelLessonPrompt(evidence));
       const parsed = answer ? parseModelLesson(answer) : 'no answer';
       const problems = typeof parsed === 'string' ? [parsed] : unsupportedClaims(parsed, evidence);
       if (typeof parsed !== 'string' && !problems.length) Object.assign(lesson, maskDeep(parsed), { author: 'model' as const });

@@ -1,9 +1,10 @@
 // Language-model tools for agent mode: engram_recall (read) and engram_remember (write, confirmed by the
-// user). Input comes from a model, so it is parsed at the edge with errors the model can act on.
+// user). Input comes from a model, so it is parsed at the edge (core/schemaToolInput, shared with the MCP
+// tools) with errors the model can act on.
 import { randomUUID } from 'crypto';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { scopeProblem } from '../../core/scopeCheck';
+import { parseRecallInput, parseRememberInput } from '../../core/schemaToolInput';
 import { memoryTitle } from '../../core/types';
 import { escapeInline } from '../markdown';
 import { newFact, newLesson } from '../newMemory';
@@ -11,72 +12,6 @@ import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
 import { buildMemoryContext } from './prompt';
 import { staleReasons } from './staleCheck';
-
-export interface RecallInput { query: string; file?: string; k?: number }
-export type RememberInput =
-  | { kind: 'lesson'; errorText: string; rootCause: string; fixApproach: string; scope: string[]; tags: string[] }
-  | { kind: 'fact'; content: string; scope: string[]; tags: string[] };
-
-const MAX_TEXT = 4000;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function optString(o: Record<string, unknown>, key: string, max = MAX_TEXT): string | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new Error(`"${key}" must be a string.`);
-  if (v.length > max) throw new Error(`"${key}" is too long (at most ${max} characters).`);
-  return v.trim() || undefined;
-}
-
-function reqString(o: Record<string, unknown>, key: string, why: string): string {
-  const v = optString(o, key);
-  if (!v) throw new Error(`"${key}" is required ${why}.`);
-  return v;
-}
-
-function stringList(o: Record<string, unknown>, key: string): string[] {
-  const v = o[key];
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || v.some(x => typeof x !== 'string')) throw new Error(`"${key}" must be an array of strings.`);
-  const list = (v as string[]).map(s => s.trim()).filter(Boolean);
-  if (list.length > 20) throw new Error(`"${key}" has too many entries (at most 20).`);
-  if (key === 'scope') { const bad = scopeProblem(list); if (bad) throw new Error(bad + '.'); }
-  return list;
-}
-
-export function parseRecallInput(input: unknown): RecallInput {
-  if (!isRecord(input)) throw new Error('Input must be an object like {"query": "error text or question"}.');
-  const query = reqString(input, 'query', '(the error text or question to recall memories for)');
-  const file = optString(input, 'file', 1000);
-  let k: number | undefined;
-  if (input.k !== undefined && input.k !== null) {
-    if (typeof input.k !== 'number' || !Number.isFinite(input.k)) throw new Error('"k" must be a number between 1 and 20.');
-    k = Math.min(20, Math.max(1, Math.round(input.k)));
-  }
-  return { query, file, k };
-}
-
-export function parseRememberInput(input: unknown): RememberInput {
-  if (!isRecord(input)) throw new Error('Input must be an object with "kind": "lesson" or "fact".');
-  const scope = stringList(input, 'scope');
-  const tags = stringList(input, 'tags');
-  if (input.kind === 'lesson') {
-    return {
-      kind: 'lesson',
-      errorText: reqString(input, 'errorText', 'for a lesson (the error message)'),
-      rootCause: reqString(input, 'rootCause', 'for a lesson (why the error happened)'),
-      fixApproach: reqString(input, 'fixApproach', 'for a lesson (what fixed it)'),
-      scope, tags,
-    };
-  }
-  if (input.kind === 'fact') {
-    return { kind: 'fact', content: reqString(input, 'content', 'for a fact'), scope, tags };
-  }
-  throw new Error('"kind" must be "lesson" or "fact".');
-}
 
 /** Workspace-relative path for the tool's `file` (absolute paths inside the workspace are converted). */
 function relativeFile(services: Services, file: string | undefined): string | undefined {
@@ -89,7 +24,8 @@ export class RecallTool implements vscode.LanguageModelTool<unknown> {
   constructor(private readonly services: Services) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<unknown>): vscode.PreparedToolInvocation {
-    const q = isRecord(options.input) && typeof options.input.query === 'string' ? options.input.query : '';
+    const input = options.input as { query?: unknown } | undefined;
+    const q = typeof input === 'object' && input !== null && typeof input.query === 'string' ? input.query : '';
     return { invocationMessage: vscode.l10n.t('Recalling Engram memories for "{0}"', q.slice(0, 80)) };
   }
 

@@ -1,9 +1,10 @@
 // The one message protocol between the Engram views and their webviews, imported by both the extension
 // host (src/vscode/sidebar/*) and the webview bundle (media/src/*). Every message crossing the boundary
-// is parsed with the validators below on the receiving side; anything unknown or malformed is dropped
-// (and logged by the caller). Parsers copy only the keys they know into fresh objects, so a hostile
-// `__proto__`/`constructor` key can never reach a prototype. No 'vscode' or DOM imports here.
+// is parsed with the schemas below (core/schema) on the receiving side; anything unknown or malformed is
+// dropped (and logged by the caller). Parsers copy only the keys they know into fresh objects, so a
+// hostile `__proto__`/`constructor` key can never reach a prototype. No 'vscode' or DOM imports here.
 import type { InsightsData } from '../../core/insights';
+import { arr, bool, isPlainObject, lit, num as number, obj, oneOf, opt, own, str, tryParse, union, type Schema } from '../../core/schema';
 import type { FeedbackOutcome, Maturity, MemoryKind, Outcome } from '../../core/types';
 
 // ---------------------------------------------------------------------------------------------- types
@@ -109,110 +110,43 @@ export type WebviewMessage =
 /** A parser returns a fresh, typed copy of valid input, or `undefined`. */
 export type Parser<T> = (v: unknown) => T | undefined;
 
-const FAIL = Symbol('fail');
-type Inner<T> = (v: unknown) => T | typeof FAIL;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-function own(o: Record<string, unknown>, k: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
-}
-
 const MAX_TEXT = 100_000;
 const MAX_ITEMS = 1000;
 
-const str = (max = MAX_TEXT): Inner<string> => v => (typeof v === 'string' && v.length <= max ? v : FAIL);
-const id: Inner<string> = v => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : FAIL);
-const num: Inner<number> = v => (typeof v === 'number' && Number.isFinite(v) ? v : FAIL);
-const bool: Inner<boolean> = v => (typeof v === 'boolean' ? v : FAIL);
-function oneOf<T extends string>(...values: readonly T[]): Inner<T> {
-  return v => (typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : FAIL);
-}
-function arr<T>(item: Inner<T>, max = MAX_ITEMS): Inner<T[]> {
-  return v => {
-    if (!Array.isArray(v) || v.length > max) return FAIL;
-    const out: T[] = [];
-    for (const x of v) {
-      const r = item(x);
-      if (r === FAIL) return FAIL;
-      out.push(r);
-    }
-    return out;
-  };
-}
-type Shape<T> = { [K in keyof T]-?: Inner<T[K]> | { optional: Inner<Exclude<T[K], undefined>> } };
-const opt = <T>(p: Inner<T>) => ({ optional: p });
+const text = (max = MAX_TEXT) => str({ max });
+const id = str({ min: 1, max: 200 });
+const num = number();
 
-/** Object parser from a shape: required and optional keys; unknown keys are dropped. */
-function obj<T>(shape: Shape<T>): Inner<T> {
-  const keys = Object.keys(shape) as (keyof T & string)[];
-  return v => {
-    if (!isPlainObject(v)) return FAIL;
-    const out: Record<string, unknown> = {};
-    for (const k of keys) {
-      const spec = shape[k] as Inner<unknown> | { optional: Inner<unknown> };
-      const raw = own(v, k);
-      if (typeof spec === 'function') {
-        const r = spec(raw);
-        if (r === FAIL) return FAIL;
-        out[k] = r;
-      } else if (raw !== undefined) {
-        const r = spec.optional(raw);
-        if (r === FAIL) return FAIL;
-        out[k] = r;
-      }
-    }
-    return out as T;
-  };
-}
-
-/** Discriminated union on `type`: each message type has its own shape. */
-function union<T extends { type: string }>(shapes: { [K in T['type']]: Inner<Extract<T, { type: K }>> }): Parser<T> {
-  return v => {
-    if (!isPlainObject(v)) return undefined;
-    const t = own(v, 'type');
-    if (typeof t !== 'string' || !Object.prototype.hasOwnProperty.call(shapes, t)) return undefined;
-    const r = (shapes as Record<string, Inner<T>>)[t](v);
-    return r === FAIL ? undefined : r;
-  };
-}
-
-function lit<T extends string>(value: T): Inner<T> { return v => (v === value ? value : FAIL); }
-
-const kind = oneOf<MemoryKind>('lesson', 'episode', 'fact', 'rule');
-const maturity = oneOf<Maturity>('observation', 'pattern', 'rule', 'constraint');
-const viewKind = oneOf<ViewKind>('memories', 'insights');
+const kind = oneOf<MemoryKind>(['lesson', 'episode', 'fact', 'rule']);
+const maturity = oneOf<Maturity>(['observation', 'pattern', 'rule', 'constraint']);
+const viewKind = oneOf<ViewKind>(['memories', 'insights']);
 
 const memoryView = obj<MemoryView>({
-  id, kind, title: str(2000), maturity, confidence: num, helped: num, notHelped: num, evidence: num,
-  scope: arr(str(1000), 200), why: arr(str(1000), 50), createdAt: num, updatedAt: num, pinned: bool,
-  source: str(50), quarantine: opt(str(2000)), flagged: opt(arr(str(2000), 50)),
-  outcome: opt(oneOf<Outcome>('success', 'partial', 'failure', 'abandoned')),
+  id, kind, title: text(2000), maturity, confidence: num, helped: num, notHelped: num, evidence: num,
+  scope: arr(text(1000), 200), why: arr(text(1000), 50), createdAt: num, updatedAt: num, pinned: bool,
+  source: text(50), quarantine: opt(text(2000)), flagged: opt(arr(text(2000), 50)),
+  outcome: opt(oneOf<Outcome>(['success', 'partial', 'failure', 'abandoned'])),
 });
-const stepView = obj<StepView>({ action: str(), result: str(), effective: opt(bool), at: opt(num), detail: opt(str()) });
+const stepView = obj<StepView>({ action: text(), result: text(), effective: opt(bool), at: opt(num), detail: opt(text()) });
 const episodeRef = obj<EpisodeRef>({
-  id, title: str(2000), outcome: opt(str(50)), startedAt: opt(num), steps: arr(stepView, 500), files: arr(str(1000), 500),
+  id, title: text(2000), outcome: opt(text(50)), startedAt: opt(num), steps: arr(stepView, 500), files: arr(text(1000), 500),
 });
-const historyView = obj<HistoryView>({ type: str(50), at: num, detail: str(5000) });
+const historyView = obj<HistoryView>({ type: text(50), at: num, detail: text(5000) });
 const memoryDetails = obj<MemoryDetails>({
-  id, body: opt(str()), rootCause: opt(str()), fix: opt(str()), steps: arr(stepView, 500), episodes: arr(episodeRef, 50),
-  files: arr(str(1000), 500), history: arr(historyView, 500), purpose: opt(str(5000)),
+  id, body: opt(text()), rootCause: opt(text()), fix: opt(text()), steps: arr(stepView, 500), episodes: arr(episodeRef, 50),
+  files: arr(text(1000), 500), history: arr(historyView, 500), purpose: opt(text(5000)),
 });
 const openEpisode = obj<OpenEpisodeItem>({
-  id, title: str(2000), file: opt(str(1000)), signature: opt(str(2000)), startedAt: num, steps: num,
-  source: oneOf('diagnostics', 'terminal'),
+  id, title: text(2000), file: opt(text(1000)), signature: opt(text(2000)), startedAt: num, steps: num,
+  source: oneOf(['diagnostics', 'terminal']),
 });
-function sectionState<T>(item: Inner<T>): Inner<SectionState<T>> {
-  const loading = obj<{ status: 'loading' }>({ status: lit('loading') });
-  const ready = obj<{ status: 'ready'; items: T[]; note?: string }>({ status: lit('ready'), items: arr(item), note: opt(str(2000)) });
-  const error = obj<{ status: 'error'; message: string }>({ status: lit('error'), message: str(5000) });
-  return v => {
-    const s = isPlainObject(v) ? own(v, 'status') : undefined;
-    return s === 'loading' ? loading(v) : s === 'ready' ? ready(v) : s === 'error' ? error(v) : FAIL;
-  };
+const failed = obj<{ status: 'error'; message: string }>({ status: lit('error'), message: text(5000) });
+function sectionState<T>(item: Schema<T>): Schema<SectionState<T>> {
+  return union<SectionState<T>>('status', {
+    loading: obj<{ status: 'loading' }>({ status: lit('loading') }),
+    ready: obj<{ status: 'ready'; items: T[]; note?: string }>({ status: lit('ready'), items: arr(item, MAX_ITEMS), note: opt(text(2000)) }),
+    error: failed,
+  });
 }
 
 const counts = obj<Record<Outcome, number>>({ success: num, partial: num, failure: num, abandoned: num });
@@ -220,31 +154,28 @@ const insightsData = obj<InsightsData>({
   now: num,
   totals: obj<InsightsData['totals']>({ memories: num, episodes: num, lessons: num, rules: num, facts: num, constraints: num }),
   weeks: arr(obj<InsightsData['weeks'][number]>({ weekStart: num, counts }), 520),
-  signatures: arr(obj<InsightsData['signatures'][number]>({ signature: str(2000), label: str(2000), count: num }), 100),
+  signatures: arr(obj<InsightsData['signatures'][number]>({ signature: text(2000), label: text(2000), count: num }), 100),
   promotions: arr(obj<InsightsData['promotions'][number]>({ at: num, total: num, to: maturity }), 10_000),
   timeSaved: obj<InsightsData['timeSaved']>({
     totalMs: num, prevented: num, unestimated: num,
-    rows: arr(obj<InsightsData['timeSaved']['rows'][number]>({ signature: str(2000), label: str(2000), prevented: num, medianMs: opt(num) }), 100),
+    rows: arr(obj<InsightsData['timeSaved']['rows'][number]>({ signature: text(2000), label: text(2000), prevented: num, medianMs: opt(num) }), 100),
   }),
 });
-const insightsState: Inner<Extract<HostMessage, { type: 'insights' }>['state']> = v => {
-  const s = isPlainObject(v) ? own(v, 'status') : undefined;
-  if (s === 'loading') return { status: 'loading' };
-  if (s === 'ready') return obj<{ status: 'ready'; data: InsightsData }>({ status: lit('ready'), data: insightsData })(v);
-  if (s === 'error') return obj<{ status: 'error'; message: string }>({ status: lit('error'), message: str(5000) })(v);
-  return FAIL;
-};
+const insightsState = union<Extract<HostMessage, { type: 'insights' }>['state']>('status', {
+  loading: obj<{ status: 'loading' }>({ status: lit('loading') }),
+  ready: obj<{ status: 'ready'; data: InsightsData }>({ status: lit('ready'), data: insightsData }),
+  error: failed,
+});
 
 type H<K extends HostMessage['type']> = Extract<HostMessage, { type: K }>;
 type W<K extends WebviewMessage['type']> = Extract<WebviewMessage, { type: K }>;
-const idOnly = <K extends WebviewMessage['type']>(t: K) => obj<{ type: K; id: string }>({ type: lit(t), id }) as unknown as Inner<W<K>>;
+const idOnly = <K extends WebviewMessage['type']>(t: K) => obj<{ type: string; id: string }>({ type: lit<string>(t), id }) as unknown as Schema<W<K>>;
 
-/** Parses a message the webview sent to the host. */
-export const parseWebviewMessage: Parser<WebviewMessage> = union<WebviewMessage>({
+const webviewMessage = union<WebviewMessage>('type', {
   ready: obj<W<'ready'>>({ type: lit('ready'), view: viewKind }),
-  search: obj<W<'search'>>({ type: lit('search'), query: str(10_000) }),
+  search: obj<W<'search'>>({ type: lit('search'), query: text(10_000) }),
   details: idOnly('details'),
-  feedback: obj<W<'feedback'>>({ type: lit('feedback'), id, outcome: oneOf<FeedbackOutcome>('prevented', 'still_failed') }),
+  feedback: obj<W<'feedback'>>({ type: lit('feedback'), id, outcome: oneOf<FeedbackOutcome>(['prevented', 'still_failed']) }),
   edit: idOnly('edit'),
   pin: obj<W<'pin'>>({ type: lit('pin'), id, pinned: bool }),
   promote: idOnly('promote'),
@@ -256,28 +187,33 @@ export const parseWebviewMessage: Parser<WebviewMessage> = union<WebviewMessage>
   copyMarkdown: idOnly('copyMarkdown'),
   endEpisode: idOnly('endEpisode'),
   closeOpened: obj<W<'closeOpened'>>({ type: lit('closeOpened') }),
-  run: obj<W<'run'>>({ type: lit('run'), action: oneOf<RunAction>('recordLesson', 'showLog', 'refresh', 'showInsights', 'showPanel') }),
-});
+  run: obj<W<'run'>>({ type: lit('run'), action: oneOf<RunAction>(['recordLesson', 'showLog', 'refresh', 'showInsights', 'showPanel']) }),
+} satisfies { [K in WebviewMessage['type']]: Schema<W<K>> });
 
-/** Parses a message the host sent to the webview. */
-export const parseHostMessage: Parser<HostMessage> = union<HostMessage>({
+const hostMessage = union<HostMessage>('type', {
   init: obj<H<'init'>>({ type: lit('init'), view: viewKind, now: num, captureAvailable: bool }),
   section: obj<H<'section'>>({
-    type: lit('section'), section: oneOf<SectionId>('relevant', 'recent', 'review', 'search', 'opened'),
+    type: lit('section'), section: oneOf<SectionId>(['relevant', 'recent', 'review', 'search', 'opened']),
     state: sectionState(memoryView),
-    context: opt(obj<RelevantContext>({ file: opt(str(1000)), errors: num })),
-    query: opt(str(10_000)),
+    context: opt(obj<RelevantContext>({ file: opt(text(1000)), errors: num })),
+    query: opt(text(10_000)),
   }),
   episodes: obj<H<'episodes'>>({ type: lit('episodes'), state: sectionState(openEpisode) }),
-  details: obj<H<'details'>>({ type: lit('details'), id, details: opt(memoryDetails), error: opt(str(5000)) }),
-  pendingForget: obj<H<'pendingForget'>>({ type: lit('pendingForget'), id, title: str(2000), deadline: num }),
+  details: obj<H<'details'>>({ type: lit('details'), id, details: opt(memoryDetails), error: opt(text(5000)) }),
+  pendingForget: obj<H<'pendingForget'>>({ type: lit('pendingForget'), id, title: text(2000), deadline: num }),
   forgetSettled: obj<H<'forgetSettled'>>({ type: lit('forgetSettled'), id, undone: bool }),
   reveal: obj<H<'reveal'>>({
-    type: lit('reveal'), id: opt(id), section: opt(oneOf<RevealSection>('relevant', 'episodes', 'recent', 'search')), query: opt(str(10_000)),
+    type: lit('reveal'), id: opt(id), section: opt(oneOf<RevealSection>(['relevant', 'episodes', 'recent', 'search'])), query: opt(text(10_000)),
   }),
-  notice: obj<H<'notice'>>({ type: lit('notice'), level: oneOf('info', 'error'), text: str(5000) }),
+  notice: obj<H<'notice'>>({ type: lit('notice'), level: oneOf(['info', 'error']), text: text(5000) }),
   insights: obj<H<'insights'>>({ type: lit('insights'), state: insightsState }),
-});
+} satisfies { [K in HostMessage['type']]: Schema<H<K>> });
+
+/** Parses a message the webview sent to the host. */
+export const parseWebviewMessage: Parser<WebviewMessage> = v => tryParse(webviewMessage, v);
+
+/** Parses a message the host sent to the webview. */
+export const parseHostMessage: Parser<HostMessage> = v => tryParse(hostMessage, v);
 
 /** Short description of a rejected message for the log (never the whole payload: it may be large). */
 export function describeRejected(v: unknown): string {
