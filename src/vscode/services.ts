@@ -7,6 +7,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Logger, RecallQuery, RecallResult } from '../core/types';
+import { workspaceIdOf } from '../core/workspaceId';
 import type { Embedder, MemoryStore } from '../store/index';
 import { readConfig, type EngramConfig } from './config';
 import { formatError } from './errors';
@@ -58,10 +59,11 @@ export class Services implements vscode.Disposable {
     return path.join(this.context.globalStorageUri.fsPath, 'personal');
   }
 
-  /** A stable id for this workspace, used as the owner's tenant and in per-workspace evidence. */
+  /** A stable id for this workspace (the folder's name and a hash of its URI, core/workspaceId.ts), used
+   * as the owner's tenant and in per-workspace evidence. */
   get workspaceId(): string {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    return folder ? `${folder.name}` : 'no-folder';
+    return folder ? workspaceIdOf(folder.uri.toString(), folder.name) : 'no-folder';
   }
 
   store(): Promise<MemoryStore> {
