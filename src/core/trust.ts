@@ -125,6 +125,11 @@ export function effectiveConfidence(m: Memory, workspace?: string): Confidence {
   return fromTally(pick);
 }
 
+/** The confidence ranking uses for a memory in `workspace` (recall.ts): every surface shows this one. */
+export function workspaceConfidence(m: Memory, workspace?: string): number {
+  return mean(effectiveConfidence(m, workspace));
+}
+
 function fromTally(t: Tally): Confidence {
   return { alpha: PRIOR.alpha + t.prevented, beta: PRIOR.beta + t.stillFailed };
 }
