@@ -3,6 +3,7 @@
 // deduplicated, and a newer fact on the same subject supersedes the older the same way. Pure: returns the
 // events the store should append.
 import type { Fact, MemoryEvent } from './types';
+import { sameWorkspace } from './workspaceId';
 
 export type FactType = Fact['type'];
 
@@ -57,7 +58,8 @@ export function factSimilarity(a: string, b: string): number {
 export const SAME_SUBJECT_MIN_SIMILARITY = 0.6;
 
 function sameOwner(a: Fact, b: Fact): boolean {
-  return a.owner.scope === b.owner.scope && (a.owner.workspace ?? '') === (b.owner.workspace ?? '');
+  // A fact filed under the folder's old name (before workspace ids carried a hash) is still this folder's.
+  return a.owner.scope === b.owner.scope && ((a.owner.workspace ?? '') === (b.owner.workspace ?? '') || sameWorkspace(a.owner.workspace, b.owner.workspace));
 }
 
 function current(existing: Fact[], newFact: Fact): Fact[] {

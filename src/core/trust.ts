@@ -3,6 +3,7 @@
 // so a couple of lucky outcomes never pass for a rule. Pure: the store calls these after feedback and
 // evidence events and appends the promoted/demoted events they return.
 import type { Confidence, FeedbackOutcome, Lesson, Maturity, Memory } from './types';
+import { legacyWorkspaceName, sameWorkspace } from './workspaceId';
 
 /** Weak prior: one pseudo-success and one pseudo-failure. */
 export const PRIOR: Confidence = Object.freeze({ alpha: 1, beta: 1 }) as Confidence;
@@ -70,8 +71,35 @@ export interface PromotionContext {
 
 interface Tally { prevented: number; stillFailed: number }
 
-function tallies(m: Memory): [string, Tally][] {
+function rawTallies(m: Memory): [string, Tally][] {
   return m.kind === 'lesson' && m.perWorkspace ? Object.entries(m.perWorkspace) : [];
+}
+
+function add(a: Tally | undefined, b: Tally): Tally {
+  return { prevented: (a?.prevented ?? 0) + b.prevented, stillFailed: (a?.stillFailed ?? 0) + b.stillFailed };
+}
+
+/**
+ * One tally per workspace. Evidence from before workspace ids carried a hash is keyed by the bare folder
+ * name; it is folded into the id that carries that name (core/workspaceId.ts), so a folder's old and new
+ * outcomes are one workspace, not two that might "disagree" or count as two confirmations.
+ */
+function tallies(m: Memory): [string, Tally][] {
+  const raw = rawTallies(m);
+  const out = new Map<string, Tally>();
+  for (const [w, t] of raw) {
+    const carrier = raw.map(([k]) => k).filter(k => legacyWorkspaceName(k) === w).sort()[0];
+    const key = carrier ?? w;
+    out.set(key, add(out.get(key), t));
+  }
+  return [...out];
+}
+
+/** This workspace's own tally: its id's and its legacy name's, or undefined when it has none. */
+function ownTally(m: Memory, workspace: string): Tally | undefined {
+  let own: Tally | undefined;
+  for (const [w, t] of rawTallies(m)) if (sameWorkspace(w, workspace)) own = add(own, t);
+  return own;
 }
 
 function leaning(t: Tally): -1 | 0 | 1 {
@@ -92,9 +120,14 @@ export function workspacesDisagree(m: Memory): boolean {
 export function effectiveConfidence(m: Memory, workspace?: string): Confidence {
   if (!workspacesDisagree(m)) return m.confidence;
   const all = tallies(m);
-  const own = workspace !== undefined ? all.find(([w]) => w === workspace)?.[1] : undefined;
+  const own = workspace !== undefined ? ownTally(m, workspace) : undefined;
   const pick = own ?? all.map(([, t]) => t).sort((x, y) => mean(fromTally(x)) - mean(fromTally(y)))[0];
   return fromTally(pick);
+}
+
+/** The confidence ranking uses for a memory in `workspace` (recall.ts): every surface shows this one. */
+export function workspaceConfidence(m: Memory, workspace?: string): number {
+  return mean(effectiveConfidence(m, workspace));
 }
 
 function fromTally(t: Tally): Confidence {
@@ -118,7 +151,7 @@ function dirOf(file: string): string {
 /** Why the current context differs from every earlier one, or undefined when it does not. */
 export function differentContext(m: Memory, ctx: PromotionContext): string | undefined {
   const stamps = ctx.evidence?.length ? ctx.evidence : [{ workspace: m.owner.workspace, at: m.createdAt }];
-  if (ctx.workspace && stamps.every(s => s.workspace !== undefined && s.workspace !== ctx.workspace)) {
+  if (ctx.workspace && stamps.every(s => s.workspace !== undefined && !sameWorkspace(s.workspace, ctx.workspace))) {
     return `confirmed in another workspace (${ctx.workspace})`;
   }
   const confirming = tallies(m).filter(([, t]) => t.prevented > 0).map(([w]) => w);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'crypto';
 import type { FeedbackOutcome, Memory, RecallResult } from '../core/types';
 import { parseRememberInput } from '../core/schemaToolInput';
-import { mean } from '../core/trust';
+import { workspaceConfidence } from '../core/trust';
 import { mergeRecall } from '../core/recallMerge';
 import { EXPLAIN_WINDOW_MS } from '../core/capture/agentExplanation';
 import type { MemoryStore } from '../store/memoryStore';
@@ -23,7 +23,7 @@ export interface ToolContext {
   personal?: MemoryStore;
   /** Why a memory is stale (code it names is gone), or undefined: stale ones are left out, as in the window. */
   stale?(m: Memory): Promise<string | undefined>;
-  /** The owner tenant memories are written under (VS Code uses the folder name). */
+  /** The owner tenant memories are written under (VS Code passes its workspace id, core/workspaceId.ts). */
   workspace: string;
   /** Agent namespace for what this client writes, e.g. "claude-code". */
   agent(): string;
@@ -47,7 +47,7 @@ export async function recallTool(ctx: ToolContext, a: RecallArgs): Promise<strin
   // Memories about code that no longer exists are left out rather than offered as evidence.
   const stale = await Promise.all(merged.map(r => ctx.stale?.(r.memory).catch(() => undefined)));
   const results = merged.filter((_, i) => !stale[i]);
-  const { text, dropped } = fitContext(results, MAX_CHARS);
+  const { text, dropped } = fitContext(results, MAX_CHARS, ctx.workspace);
   const tail = results.length
     ? `\n${results.length - dropped} memor${results.length - dropped === 1 ? 'y' : 'ies'} shown${dropped ? `, ${dropped} left out to stay within ${MAX_CHARS} characters` : ''}. ` +
       'If one of them helped (or did not), call feedback with its id: that is how memories earn or lose trust.'
@@ -59,17 +59,17 @@ export async function recallTool(ctx: ToolContext, a: RecallArgs): Promise<strin
  * The data block for as many results as fit in `maxChars`: the lowest-ranked non-constraint results go
  * first (constraints in scope always stay), then fields are shortened.
  */
-export function fitContext(results: readonly RecallResult[], maxChars: number): { text: string; dropped: number } {
+export function fitContext(results: readonly RecallResult[], maxChars: number, workspace?: string): { text: string; dropped: number } {
   const nonce = randomUUID();
   const kept = [...results];
-  let text = buildMemoryContext(kept, { nonce });
+  let text = buildMemoryContext(kept, { nonce, workspace });
   while (text.length > maxChars && kept.length > 1) {
     let i = kept.length - 1;
     while (i > 0 && kept[i].memory.maturity === 'constraint') i--;
     kept.splice(i, 1);
-    text = buildMemoryContext(kept, { nonce });
+    text = buildMemoryContext(kept, { nonce, workspace });
   }
-  if (text.length > maxChars) text = buildMemoryContext(kept, { nonce, maxField: 200 });
+  if (text.length > maxChars) text = buildMemoryContext(kept, { nonce, maxField: 200, workspace });
   return { text, dropped: results.length - kept.length };
 }
 
@@ -106,7 +106,8 @@ export async function feedbackTool(ctx: ToolContext, a: { id: string; outcome: F
   if (!before) throw new Error(`No memory with id ${a.id}.`);
   await ctx.store.feedback(a.id, a.outcome, { reason: a.reason });
   const m = ctx.store.get(a.id);
-  const conf = m ? Math.round(mean(m.confidence) * 100) : 0;
+  // The confidence ranking uses in this workspace, as every editor surface shows it.
+  const conf = m ? Math.round(workspaceConfidence(m, ctx.workspace) * 100) : 0;
   return `${a.id}: ${a.outcome} recorded; now ${m?.maturity ?? 'gone'}${m && m.maturity !== before.maturity ? ` (was ${before.maturity})` : ''}, confidence ${conf}%.`;
 }
 
@@ -119,7 +120,7 @@ export async function forgetTool(ctx: ToolContext, a: { id: string; reason?: str
 export function showTool(ctx: ToolContext, a: { id: string }): string {
   const m = ctx.store.get(a.id);
   if (!m) throw new Error(`No memory with id ${a.id}.`);
-  const block = buildMemoryContext([{ memory: m, score: 1, reasons: [{ kind: 'requested' }] }], { nonce: randomUUID(), maxField: 400 });
+  const block = buildMemoryContext([{ memory: m, score: 1, reasons: [{ kind: 'requested' }] }], { nonce: randomUUID(), maxField: 400, workspace: ctx.workspace });
   // History details and evidence ids are memory-derived text too: one more fenced, one-line-each block.
   const lines = [
     `evidence: ${m.kind === 'lesson' ? dataText(m.evidence.join(', '), 600) || 'none yet' : 'n/a'}`,

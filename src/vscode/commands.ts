@@ -6,12 +6,11 @@ import * as vscode from 'vscode';
 import type { RecallReason } from '../core/reasons';
 import type { FeedbackOutcome, Memory, RecallResult } from '../core/types';
 import { memoryTitle } from '../core/types';
-import { newId } from '../core/ids';
 import type { ImportReport, OversizedLine } from '../store/index';
-import { confidenceOf } from './chat/prompt';
 import { diagnosticText } from './diagnosticRecall';
 import { formatError } from './errors';
-import { maturityLabel } from './hover';
+import { confidenceLabel, maturityLabel } from './labels';
+import { forgetMemory, giveFeedback, shownConfidence, undoForget } from './memoryActions';
 import { loadStoreModule } from './storeLoader';
 import { newLesson } from './newMemory';
 import { reasonLabels } from './uiText';
@@ -58,14 +57,14 @@ function idArg(v: unknown): string | undefined {
   return typeof r.id === 'string' ? r.id : typeof r.memoryId === 'string' ? r.memoryId : undefined;
 }
 
-function describe(m: Memory): string {
-  return [m.kind, maturityLabel(m.maturity), vscode.l10n.t('{0} confidence', `${Math.round(confidenceOf(m) * 100)}%`)].join(' · ');
+function describe(services: Services, m: Memory): string {
+  return [m.kind, maturityLabel(m.maturity), confidenceLabel(shownConfidence(services, m))].join(' · ');
 }
 
 interface MemoryItem extends vscode.QuickPickItem { id: string }
 
-function toItem(m: Memory, reasons?: readonly RecallReason[]): MemoryItem {
-  return { id: m.id, label: memoryTitle(m) || m.id, description: describe(m), detail: reasons?.length ? vscode.l10n.t('why: {0}', reasonLabels(reasons).join('; ')) : undefined };
+function toItem(services: Services, m: Memory, reasons?: readonly RecallReason[]): MemoryItem {
+  return { id: m.id, label: memoryTitle(m) || m.id, description: describe(services, m), detail: reasons?.length ? vscode.l10n.t('why: {0}', reasonLabels(reasons).join('; ')) : undefined };
 }
 
 /** Lets the user choose a memory: recently shown ones first, then the newest. */
@@ -73,14 +72,14 @@ async function pickMemory(services: Services, placeholder: string): Promise<stri
   const store = await services.store();
   const recent = services.shownSince(Date.now() - 60 * 60 * 1000).map(id => store.get(id)).filter((m): m is Memory => !!m && !m.deleted);
   const rest = store.list().filter(m => !recent.some(r => r.id === m.id)).sort((a, b) => b.updatedAt - a.updatedAt).slice(0, 200);
-  const pick = await vscode.window.showQuickPick([...recent, ...rest].map(m => toItem(m)), { placeHolder: placeholder, matchOnDescription: true });
+  const pick = await vscode.window.showQuickPick([...recent, ...rest].map(m => toItem(services, m)), { placeHolder: placeholder, matchOnDescription: true });
   return pick?.id;
 }
 
 /** Shows a memory: in the sidebar when it is there, else as a read-only markdown document. */
-async function showMemory(reveal: RevealMemory | undefined, m: Memory): Promise<void> {
+async function showMemory(services: Services, reveal: RevealMemory | undefined, m: Memory): Promise<void> {
   if (reveal) return reveal(m.id);
-  const lines = [`# ${memoryTitle(m)}`, '', `- ${describe(m)}`, `- id: ${m.id}`, `- scope: ${m.scope.join(', ') || 'workspace'}`, ''];
+  const lines = [`# ${memoryTitle(m)}`, '', `- ${describe(services, m)}`, `- id: ${m.id}`, `- scope: ${m.scope.join(', ') || 'workspace'}`, ''];
   if (m.kind === 'lesson') lines.push(`**Root cause:** ${m.rootCause}`, '', `**Fix:** ${m.fixApproach}`);
   if (m.kind === 'episode') lines.push(m.summary, '', m.resolution ?? '');
   if (m.kind === 'fact') lines.push(m.content);
@@ -162,7 +161,7 @@ export async function search(services: Services, reveal: RevealMemory | undefine
       if (mine !== seq) return; // a newer keystroke won
       results = r;
       // Keep every item visible: recall already matched, the quick pick's own filter would hide Korean hits.
-      qp.items = r.map(x => ({ ...toItem(x.memory, x.reasons), alwaysShow: true }));
+      qp.items = r.map(x => ({ ...toItem(services, x.memory, x.reasons), alwaysShow: true }));
       qp.busy = false;
     }, e => { qp.busy = false; services.logger.warn(`search failed: ${formatError(e)}`); });
   };
@@ -176,7 +175,7 @@ export async function search(services: Services, reveal: RevealMemory | undefine
   qp.dispose();
   if (timer) clearTimeout(timer);
   const m = chosen ? results.find(r => r.memory.id === chosen.id)?.memory : undefined;
-  if (m) await showMemory(reveal, m);
+  if (m) await showMemory(services, reveal, m);
   return results;
 }
 
@@ -192,11 +191,11 @@ export async function recallForCurrentError(services: Services, reveal: RevealMe
     void vscode.window.showInformationMessage(vscode.l10n.t('Engram: no memories are relevant to this error yet.'));
     return results;
   }
-  const pick = await vscode.window.showQuickPick(results.map(r => toItem(r.memory, r.reasons)), {
+  const pick = await vscode.window.showQuickPick(results.map(r => toItem(services, r.memory, r.reasons)), {
     title: vscode.l10n.t('Memories for: {0}', at.diagnostic.message.slice(0, 80)), matchOnDetail: true,
   });
   const m = pick ? results.find(r => r.memory.id === pick.id)?.memory : undefined;
-  if (m) await showMemory(reveal, m);
+  if (m) await showMemory(services, reveal, m);
   return results;
 }
 
@@ -204,40 +203,37 @@ export async function feedback(services: Services, outcome: FeedbackOutcome, id:
   const target = id ?? await pickMemory(services, outcome === 'prevented'
     ? vscode.l10n.t('Which memory helped?') : vscode.l10n.t("Which memory didn't help?"));
   if (!target) return false;
-  const store = await services.store();
-  if (!store.get(target)) throw new Error(vscode.l10n.t('No memory with id {0}.', target));
-  await store.feedback(target, outcome, { reason: outcome === 'prevented' ? 'marked helpful by the user' : 'marked not helpful by the user' });
-  services.fireChanged();
-  const m = store.get(target);
-  const pct = m ? Math.round(confidenceOf(m) * 100) : 0;
+  const m = await giveFeedback(services, target, outcome);
+  const pct = m ? Math.round(shownConfidence(services, m) * 100) : 0;
   void vscode.window.setStatusBarMessage(outcome === 'prevented'
     ? vscode.l10n.t('Engram: thanks, confidence is now {0}%', pct)
     : vscode.l10n.t('Engram: noted, confidence is now {0}%', pct), 4000);
   return true;
 }
 
+/**
+ * Forget from the palette: after the confirmation, the same Undo window as the sidebar (the id is kept if
+ * undone, pendingForgets.ts). `{ confirm: false }` (chat buttons, tests) forgets at once.
+ */
 export async function forget(services: Services, id: string | undefined, opts: ConfirmOption): Promise<boolean> {
   const target = id ?? await pickMemory(services, vscode.l10n.t('Which memory should Engram forget?'));
   if (!target) return false;
   const store = await services.store();
   const m = store.get(target);
   if (!m) throw new Error(vscode.l10n.t('No memory with id {0}.', target));
-  if (opts.confirm !== false) {
-    const yes = vscode.l10n.t('Forget');
-    const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Forget "{0}"?', memoryTitle(m)), { modal: true }, yes);
-    if (answer !== yes) return false;
+  if (opts.confirm === false) {
+    await forgetMemory(services, target, { undoable: false, reason: 'forgotten by the user' });
+    return true;
   }
-  await store.forget(target, 'forgotten by the user');
-  services.fireChanged();
-  if (opts.confirm !== false) {
-    const undo = vscode.l10n.t('Undo');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Engram forgot "{0}".', memoryTitle(m)), undo).then(async a => {
-      if (a !== undo) return;
-      // A forgotten id is tombstoned in the log; undo records the same memory again under a new id.
-      await store.record({ ...m, id: newId(m.kind[0]), deleted: undefined, updatedAt: Date.now() } as Memory);
-      services.fireChanged();
-    });
-  }
+  const yes = vscode.l10n.t('Forget');
+  const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Forget "{0}"?', memoryTitle(m)), { modal: true }, yes);
+  if (answer !== yes) return false;
+  await forgetMemory(services, target, { undoable: true, reason: 'forgotten by the user' });
+  const undo = vscode.l10n.t('Undo');
+  void vscode.window.showInformationMessage(vscode.l10n.t('Engram forgot "{0}".', memoryTitle(m)), undo).then(a => {
+    if (a !== undo) return;
+    if (!undoForget(services, target)) void vscode.window.showInformationMessage(vscode.l10n.t('Too late to undo: "{0}" is already forgotten.', memoryTitle(m)));
+  });
   return true;
 }
 

@@ -4,9 +4,11 @@
 import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../core/types';
 import { episodeFix } from '../core/types';
-import { confidenceOf, flagReasons } from './chat/prompt';
+import { workspaceConfidence } from '../core/trust';
+import { flagReasons } from './chat/prompt';
 import type { DiagnosticRecall } from './diagnosticRecall';
-import { commandUri, escapeInline, percent } from './markdown';
+import { confidenceLabel, maturityLabel } from './labels';
+import { commandUri, escapeInline } from './markdown';
 import type { Services } from './services';
 
 export const HOVER_COMMANDS = ['engram.markHelpful', 'engram.markNotHelpful', 'engram.openMemory'];
@@ -37,26 +39,27 @@ export function registerHover(services: Services, recall: DiagnosticRecall): voi
       if (!shown.length) return undefined;
       services.noteShown(shown.map(r => r.memory.id), services.workspaceRelative(doc.uri));
       const range = diags.reduce((acc, d) => acc.union(d.range), diags[0].range);
-      return new vscode.Hover(renderHover(shown), range);
+      return new vscode.Hover(renderHover(shown, services.workspaceId), range);
     },
   };
   services.context.subscriptions.push(vscode.languages.registerHoverProvider({ scheme: 'file' }, provider));
 }
 
-/** The hover markdown. Exported for tests that check hostile text stays inert. */
-export function renderHover(results: readonly RecallResult[]): vscode.MarkdownString {
+/** The hover markdown. Exported for tests that check hostile text stays inert. `workspace`: the one
+ * asking, so the confidence shown is the one its ranking used (memoryActions.shownConfidence). */
+export function renderHover(results: readonly RecallResult[], workspace?: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', true);
   md.isTrusted = { enabledCommands: HOVER_COMMANDS };
   md.supportHtml = false;
   md.appendMarkdown(`$(lightbulb) **${escapeInline(vscode.l10n.t('Engram remembers'))}**\n\n`);
   results.forEach((r, i) => {
     if (i > 0) md.appendMarkdown('\n\n---\n\n');
-    md.appendMarkdown(renderMemory(r.memory));
+    md.appendMarkdown(renderMemory(r.memory, workspace));
   });
   return md;
 }
 
-function renderMemory(m: Memory): string {
+function renderMemory(m: Memory, workspace: string | undefined): string {
   const lines: string[] = [];
   const label = (s: string) => `**${escapeInline(s)}:**`;
   switch (m.kind) {
@@ -79,7 +82,7 @@ function renderMemory(m: Memory): string {
   const seen = m.kind === 'lesson' ? Math.max(1, m.evidence.length) : Math.max(1, m.accessCount);
   const scope = m.scope.length ? m.scope.join(', ') : vscode.l10n.t('whole workspace');
   lines.push([
-    escapeInline(vscode.l10n.t('{0} confidence', percent(confidenceOf(m)))),
+    escapeInline(confidenceLabel(workspaceConfidence(m, workspace))),
     escapeInline(maturityLabel(m.maturity)),
     escapeInline(vscode.l10n.t('scope {0}', scope), 160),
     escapeInline(seen === 1 ? vscode.l10n.t('seen once') : vscode.l10n.t('seen {0} times', seen)),
@@ -90,13 +93,4 @@ function renderMemory(m: Memory): string {
     `[$(book) ${escapeInline(vscode.l10n.t('Open in sidebar'))}](${commandUri('engram.openMemory', [m.id])})`,
   ].join(' · '));
   return lines.join('  \n');
-}
-
-export function maturityLabel(m: Memory['maturity']): string {
-  switch (m) {
-    case 'observation': return vscode.l10n.t('observation');
-    case 'pattern': return vscode.l10n.t('pattern');
-    case 'rule': return vscode.l10n.t('rule');
-    case 'constraint': return vscode.l10n.t('constraint');
-  }
 }

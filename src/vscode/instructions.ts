@@ -28,12 +28,12 @@ export function instructionsFileUri(): vscode.Uri | undefined {
 }
 
 /** Rules and constraints that may be told to an agent: trusted, live, unexpired, not flagged, not stale. */
-export function instructionMemories(all: readonly Memory[], now: number, stale: ReadonlyMap<string, string> = new Map()): Memory[] {
+export function instructionMemories(all: readonly Memory[], now: number, stale: ReadonlyMap<string, string> = new Map(), workspace?: string): Memory[] {
   return all
     .filter(m => (m.kind === 'rule' || m.kind === 'lesson') && (m.maturity === 'rule' || m.maturity === 'constraint'))
     .filter(m => !m.deleted && !m.quarantined && !(m.expiresAt !== undefined && m.expiresAt <= now))
     .filter(m => !flagReasons(m).length && !stale.has(m.id))
-    .sort((a, b) => (a.maturity === b.maturity ? 0 : a.maturity === 'constraint' ? -1 : 1) || confidenceOf(b) - confidenceOf(a) || a.id.localeCompare(b.id))
+    .sort((a, b) => (a.maturity === b.maturity ? 0 : a.maturity === 'constraint' ? -1 : 1) || confidenceOf(b, workspace) - confidenceOf(a, workspace) || a.id.localeCompare(b.id))
     .slice(0, MAX_ITEMS);
 }
 
@@ -42,9 +42,9 @@ function line(text: string): string {
   return dataText(maskSecrets(text), 500).replace(/<!--|-->/g, '').replace(/^[#>\-\s]+/, '');
 }
 
-function bullet(m: Memory): string {
+function bullet(m: Memory, workspace: string | undefined): string {
   const kind = m.maturity === 'constraint' ? 'Constraint' : 'Rule';
-  const pct = `${Math.round(confidenceOf(m) * 100)}%`;
+  const pct = `${Math.round(confidenceOf(m, workspace) * 100)}%`;
   if (m.kind === 'rule') return `- **${kind}** (${pct}): ${line(m.instruction)}`;
   if (m.kind === 'lesson') {
     return `- **${kind}** (${pct}): when you see \`${line(m.errorText || m.errorSignature).replace(/`/g, "'")}\`, the real cause is: ` +
@@ -62,7 +62,8 @@ function safeGlob(g: string): string | undefined {
 }
 
 /** The file content, or undefined when there is nothing to write (then the file is removed). */
-export function renderInstructions(memories: readonly Memory[]): string | undefined {
+/** `workspace`: the one the file is for, so confidences are the ones its ranking uses. */
+export function renderInstructions(memories: readonly Memory[], workspace?: string): string | undefined {
   if (!memories.length) return undefined;
   const groups = new Map<string, Memory[]>();
   let everywhere = false;
@@ -89,7 +90,7 @@ export function renderInstructions(memories: readonly Memory[]): string | undefi
   const keys = [...groups.keys()].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
   for (const key of keys) {
     out.push('', key ? `## Applies to ${key}` : '## Everywhere in this workspace', '');
-    for (const m of groups.get(key) ?? []) out.push(bullet(m));
+    for (const m of groups.get(key) ?? []) out.push(bullet(m, workspace));
   }
   return out.join('\n') + '\n';
 }
@@ -117,9 +118,9 @@ export async function syncInstructions(services: Services): Promise<SyncOutcome>
     return 'unchanged';
   }
   const store = await services.store();
-  const candidates = instructionMemories(store.list({ kinds: ['rule', 'lesson'] }), Date.now());
+  const candidates = instructionMemories(store.list({ kinds: ['rule', 'lesson'] }), Date.now(), undefined, services.workspaceId);
   const stale = await staleReasons(services, candidates);
-  const content = renderInstructions(instructionMemories(candidates, Date.now(), stale));
+  const content = renderInstructions(instructionMemories(candidates, Date.now(), stale, services.workspaceId), services.workspaceId);
   if (content === undefined) return remove();
   if (content === existing) return 'unchanged';
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));

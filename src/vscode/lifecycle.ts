@@ -2,9 +2,9 @@
 // constraint, shares it with the team, restores it from quarantine; cleanup lets old, unused memories go
 // (on demand and in the background). Also starts the stale guard and the team-file sync.
 import * as vscode from 'vscode';
-import { LADDER, planManualDemotion, planManualPromotion } from '../core/trust';
-import { memoryTitle, type Lesson, type Maturity, type Memory } from '../core/types';
+import { memoryTitle } from '../core/types';
 import { formatError } from './errors';
+import { demote, makeConstraint, promote, resolveMemory } from './memoryActions';
 import type { Services } from './services';
 import { registerStaleGuard } from './staleGuard';
 import { loadStoreModule } from './storeLoader';
@@ -14,44 +14,6 @@ const CLEANUP_EVERY_MS = 6 * 60 * 60 * 1000;
 const CLEANUP_STARTUP_DELAY_MS = 60 * 1000;
 const PROPOSED_PATTERNS_KEY = 'engram.patterns.proposed';
 
-function maturityLabel(m: Maturity): string {
-  switch (m) {
-    case 'observation': return vscode.l10n.t('observation');
-    case 'pattern': return vscode.l10n.t('pattern');
-    case 'rule': return vscode.l10n.t('rule');
-    case 'constraint': return vscode.l10n.t('constraint');
-  }
-}
-
-interface MemoryItem extends vscode.QuickPickItem { id: string }
-
-function idOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string' && arg) return arg;
-  if (arg && typeof arg === 'object' && typeof (arg as { id?: unknown }).id === 'string') return (arg as { id: string }).id;
-  return undefined;
-}
-
-/** The memory named by `arg`, or the one the user picks among those `filter` allows. */
-async function resolveMemory(services: Services, arg: unknown, filter: (m: Memory) => boolean, placeHolder: string, empty: string): Promise<Memory | undefined> {
-  const store = await services.store();
-  const id = idOf(arg);
-  if (id) {
-    const m = store.get(id);
-    if (!m) { void vscode.window.showWarningMessage(vscode.l10n.t('No memory with id {0}.', id)); return undefined; }
-    return m;
-  }
-  const candidates = store.list({ includeQuarantined: true }).filter(filter);
-  if (!candidates.length) { void vscode.window.showInformationMessage(empty); return undefined; }
-  const items: MemoryItem[] = candidates.slice(0, 500).map(m => ({
-    id: m.id,
-    label: memoryTitle(m) || m.id,
-    description: `${m.kind} · ${maturityLabel(m.maturity)}`,
-    detail: m.quarantined ? vscode.l10n.t('Quarantined: {0}', m.quarantined.reason) : m.kind === 'lesson' ? m.fixApproach : undefined,
-  }));
-  const pick = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true });
-  return pick ? store.get(pick.id) : undefined;
-}
-
 async function guarded(services: Services, what: string, fn: () => Promise<void>): Promise<void> {
   try {
     await fn();
@@ -59,71 +21,6 @@ async function guarded(services: Services, what: string, fn: () => Promise<void>
     services.logger.error(e instanceof Error ? e : String(e));
     void vscode.window.showErrorMessage(vscode.l10n.t('Engram could not {0}: {1}', what, formatError(e)));
   }
-}
-
-async function promote(services: Services, arg: unknown): Promise<void> {
-  const m = await resolveMemory(services, arg, x => x.kind !== 'episode' && x.maturity !== 'constraint' && !x.quarantined,
-    vscode.l10n.t('Promote which memory?'), vscode.l10n.t('No memory can be promoted.'));
-  if (!m) return;
-  // The step to constraint needs a check: that is its own command.
-  if (LADDER[LADDER.indexOf(m.maturity) + 1] === 'constraint') return makeConstraint(services, m.id);
-  const plan = planManualPromotion(m);
-  if (!plan.ok) { void vscode.window.showWarningMessage(vscode.l10n.t('Cannot promote: {0}', plan.error)); return; }
-  await (await services.store()).promote(m.id, plan.transition.to, vscode.l10n.t('promoted by the user'));
-  services.fireChanged();
-  void vscode.window.showInformationMessage(vscode.l10n.t('Promoted to {0}: {1}', maturityLabel(plan.transition.to), memoryTitle(m)));
-}
-
-async function demote(services: Services, arg: unknown): Promise<void> {
-  const m = await resolveMemory(services, arg, x => x.maturity !== 'observation',
-    vscode.l10n.t('Demote which memory?'), vscode.l10n.t('No memory can be demoted.'));
-  if (!m) return;
-  const plan = planManualDemotion(m);
-  if (!plan.ok) { void vscode.window.showWarningMessage(vscode.l10n.t('Cannot demote: {0}', plan.error)); return; }
-  await (await services.store()).demote(m.id, vscode.l10n.t('demoted by the user'));
-  services.fireChanged();
-  void vscode.window.showInformationMessage(vscode.l10n.t('Demoted to {0}: {1}', maturityLabel(plan.transition.to), memoryTitle(m)));
-}
-
-interface CheckArgs { glob?: unknown; pattern?: unknown; flags?: unknown }
-
-/** Rule → constraint, by the user, with a check: a file glob and a regular expression over the file text. */
-async function makeConstraint(services: Services, arg: unknown, checkArg?: unknown): Promise<void> {
-  const m = await resolveMemory(services, arg, x => x.kind === 'lesson' && x.maturity === 'rule' && !x.quarantined,
-    vscode.l10n.t('Make which rule a constraint?'), vscode.l10n.t('Only rules can become constraints, and there are none yet.'));
-  if (!m) return;
-  if (m.kind !== 'lesson' || m.maturity !== 'rule') {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Only a rule (a lesson confirmed by outcomes) can become a constraint; this one is a {0}.', maturityLabel(m.maturity)));
-    return;
-  }
-  let check: Lesson['check'];
-  const given = checkArg && typeof checkArg === 'object' ? checkArg as CheckArgs : undefined;
-  if (given) {
-    const problem = loadStoreModule().validateCheck(given);
-    if (problem) { void vscode.window.showErrorMessage(vscode.l10n.t('Invalid constraint check: {0}', problem)); return; }
-    check = { glob: String(given.glob), pattern: String(given.pattern), ...(given.flags ? { flags: String(given.flags) } : {}) };
-  } else {
-    const glob = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Constraint: where to check'),
-      prompt: vscode.l10n.t('Workspace-relative glob of the files this constraint checks'),
-      value: m.check?.glob ?? m.scope[0] ?? '**/*',
-      validateInput: v => v.trim() ? undefined : vscode.l10n.t('Enter a glob, e.g. src/**/*.ts'),
-    });
-    if (glob === undefined) return;
-    const pattern = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Constraint: what to flag'),
-      prompt: vscode.l10n.t('Regular expression over the file text; each match gets a warning'),
-      value: m.check?.pattern ?? '',
-      validateInput: v => { const p = loadStoreModule().validateCheck({ glob, pattern: v }); return p ? vscode.l10n.t('Invalid: {0}', p) : undefined; },
-    });
-    if (pattern === undefined) return;
-    check = { glob: glob.trim(), pattern };
-  }
-  const store = await services.store();
-  await store.update(m.id, { check }, vscode.l10n.t('constraint check set by the user'));
-  await store.promote(m.id, 'constraint', vscode.l10n.t('made a constraint by the user (check {0})', check.glob));
-  services.fireChanged();
-  void vscode.window.showInformationMessage(vscode.l10n.t('Now a constraint: files matching {0} are checked for /{1}/.', check.glob, check.pattern));
 }
 
 async function share(services: Services, arg: unknown): Promise<void> {

@@ -7,11 +7,13 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Logger, RecallQuery, RecallResult } from '../core/types';
+import { workspaceIdOf } from '../core/workspaceId';
 import type { Embedder, MemoryStore } from '../store/index';
 import { readConfig, type EngramConfig } from './config';
 import { formatError } from './errors';
 import { mergeRecall } from '../core/recallMerge';
 import { Lifetime } from './lifetime';
+import { PendingForgets } from './pendingForgets';
 import { createStaleChecker, type StaleChecker } from './staleChecker';
 import { loadStoreModule } from './storeLoader';
 
@@ -28,6 +30,17 @@ export class Services implements vscode.Disposable {
   /** One stale checker per window, shared by chat, tools, hover, instructions and the stale guard. */
   readonly stale: StaleChecker;
 
+  /** Forgets waiting for Undo, shared by every surface; written before the stores close. */
+  readonly pendingForgets = new PendingForgets(async (id, reason) => {
+    try {
+      await (await this.store()).forget(id, reason);
+    } catch (e) {
+      this.logger.error(e instanceof Error ? e : String(e));
+      throw e;
+    }
+    this.changed.fire();
+  });
+
   constructor(
     readonly context: vscode.ExtensionContext,
     readonly logger: Logger,
@@ -38,6 +51,9 @@ export class Services implements vscode.Disposable {
     this.lifetime.register({ dispose: () => this.closeStores() }, 'stores');
     this.lifetime.register(this.changed, 'memory change events');
     this.lifetime.register(this.recalled, 'recall events');
+    this.lifetime.register(this.pendingForgets, 'pending forgets');
+    // Registered first, so it runs after every feature's task: a forget asked during shutdown still lands.
+    this.beforeShutdown('pending forgets', () => this.pendingForgets.flush());
     this.stale = createStaleChecker(this);
   }
 
@@ -58,10 +74,11 @@ export class Services implements vscode.Disposable {
     return path.join(this.context.globalStorageUri.fsPath, 'personal');
   }
 
-  /** A stable id for this workspace, used as the owner's tenant and in per-workspace evidence. */
+  /** A stable id for this workspace (the folder's name and a hash of its URI, core/workspaceId.ts), used
+   * as the owner's tenant and in per-workspace evidence. */
   get workspaceId(): string {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    return folder ? `${folder.name}` : 'no-folder';
+    return folder ? workspaceIdOf(folder.uri.toString(), folder.name) : 'no-folder';
   }
 
   store(): Promise<MemoryStore> {

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import { MemoryState } from '../../src/core/reduce';
 import type { Fact } from '../../src/core/types';
+import { workspaceIdOf } from '../../src/core/workspaceId';
 import { classifyFact, factHistory, profile, resolveFactUpdate } from '../../src/core/facts';
 
 const T0 = Date.UTC(2026, 2, 1);
@@ -69,6 +70,19 @@ describe('facts: profile (latest wins, history kept)', () => {
     remember(s, a);
     remember(s, fact('We use pnpm'));
     assert.strictEqual((s.get(a.id) as Fact).supersededBy, undefined);
+  });
+
+  it('a profile filed under the folder\'s old name is superseded by the same folder, not by a same-named one elsewhere', () => {
+    const here = workspaceIdOf('file:///home/a/w', 'w');
+    const s = new MemoryState();
+    const a = fact('We use npm'); // workspace 'w': the folder name, as ids were before they carried a hash
+    remember(s, a);
+    remember(s, fact('We use pnpm', { owner: { scope: 'workspace', workspace: here } }));
+    assert.ok((s.get(a.id) as Fact).supersededBy, 'the old-name fact is this folder\'s');
+    const b = fact('We use yarn', { owner: { scope: 'workspace', workspace: workspaceIdOf('file:///home/b/w', 'w') } });
+    remember(s, b);
+    remember(s, fact('We use bun', { owner: { scope: 'workspace', workspace: here } }));
+    assert.strictEqual((s.get(b.id) as Fact).supersededBy, undefined, 'another folder named w keeps its own profile');
   });
 });
 

@@ -3,6 +3,7 @@
 import * as assert from 'assert';
 import type { RecallReason } from '../../src/core/reasons';
 import type { Lesson, Memory, RecallResult, Rule } from '../../src/core/types';
+import { toMemoryView } from '../../src/vscode/sidebar/viewModel';
 import { buildAnswerPrompt, buildMemoryContext, DATA_NOTE, isFailure, parseSearchTerms, splitByOutcome } from '../../src/vscode/chat/prompt';
 import { aLesson } from './memories';
 
@@ -97,5 +98,21 @@ describe('prompt context', () => {
     assert.strictEqual(parseSearchTerms('Keywords: "ERR_REQUIRE_ESM" esm import\nextra'), 'ERR_REQUIRE_ESM esm import');
     assert.strictEqual(parseSearchTerms('   \n  '), undefined);
     assert.strictEqual(parseSearchTerms('x'.repeat(400)), undefined);
+  });
+});
+
+describe('shown confidence is the ranking\'s', () => {
+  // Confirmed 6 times in wsA, refuted 5 times in wsB: pooled 7/13 (54%), but each workspace ranks it on
+  // its own tally (core/trust.ts effectiveConfidence): wsA 7/8 (88%), wsB 1/7 (14%).
+  const disputed = lesson('les_d', {
+    confidence: { alpha: 7, beta: 6 }, maturity: 'rule',
+    perWorkspace: { wsA: { prevented: 6, stillFailed: 0 }, wsB: { prevented: 0, stillFailed: 5 } },
+  });
+
+  it('the model\'s data block and the sidebar row show the workspace\'s own verdict, not the pooled mean', () => {
+    assert.match(buildMemoryContext([r(disputed)], { nonce: 'n', workspace: 'wsB' }), /confidence=14%/);
+    assert.match(buildMemoryContext([r(disputed)], { nonce: 'n', workspace: 'wsA' }), /confidence=88%/);
+    assert.strictEqual(toMemoryView(disputed, [], 'wsB').confidence, 14);
+    assert.strictEqual(toMemoryView(disputed, [], 'wsA').confidence, 88);
   });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import { MemoryState } from '../../src/core/reduce';
-import type { Lesson, MemoryEvent } from '../../src/core/types';
+import type { FeedbackOutcome, Lesson, MemoryEvent } from '../../src/core/types';
+import { workspaceIdOf } from '../../src/core/workspaceId';
 import {
   PRIOR, RULE_MIN_LOWER_BOUND, PATTERN_MIN_EVIDENCE, REVALIDATION_MIN_GAP_MS,
   mean, lowerBound, update, effectiveConfidence, evaluatePromotion, evaluateDemotion, isDuplicateLesson,
@@ -313,5 +314,73 @@ describe('trust: constraint check matching', () => {
   it('terminates on patterns that can match empty text and returns nothing for invalid ones', () => {
     assert.ok(checkMatches({ pattern: 'x*' }, 'abc').length <= 4);
     assert.deepStrictEqual(checkMatches({ pattern: '(' }, 'abc'), []);
+  });
+});
+
+describe('trust: workspace ids and the legacy folder-name alias', () => {
+  const X = workspaceIdOf('file:///home/a/app', 'app');
+  const Y = workspaceIdOf('file:///home/b/app', 'app');
+
+  /** Feedback folded by the real reducer, each outcome recorded from `workspace`. */
+  function fed(m: Lesson, events: [FeedbackOutcome, string][]): Lesson {
+    const s = new MemoryState();
+    s.applyAll([{ type: 'recorded', id: m.id, at: T0, memory: m },
+      ...events.map(([outcome, workspace], i): MemoryEvent => ({ type: 'feedback', id: m.id, at: T0 + 1 + i, outcome, workspace }))]);
+    return s.get(m.id) as Lesson;
+  }
+
+  it('two folders with the same name at different paths get different, stable ids', () => {
+    assert.notStrictEqual(X, Y);
+    assert.strictEqual(workspaceIdOf('file:///home/a/app', 'app'), X, 'the same folder gets the same id every time');
+    assert.match(X, /^app#[0-9a-f]{16}$/);
+  });
+
+  it('two folders named app no longer share tallies', () => {
+    const m = fed(lesson({ maturity: 'rule' }), [
+      ...Array<[FeedbackOutcome, string]>(4).fill(['prevented', X]),
+      ...Array<[FeedbackOutcome, string]>(4).fill(['still_failed', Y]),
+    ]);
+    assert.deepStrictEqual(effectiveConfidence(m, X), { alpha: 5, beta: 1 });
+    assert.deepStrictEqual(effectiveConfidence(m, Y), { alpha: 1, beta: 5 });
+    assert.strictEqual(evaluateDemotion(m, X), undefined, 'still a rule where it works');
+    assert.strictEqual(evaluateDemotion(m, Y)?.to, 'pattern', 'demoted where it fails');
+  });
+
+  it('evidence recorded under the old folder name still counts for the folder that wrote it', () => {
+    // Written before the change as 'app', then disputed by another project.
+    const m = fed(lesson({ maturity: 'rule', owner: { scope: 'workspace', workspace: 'app' } }), [
+      ...Array<[FeedbackOutcome, string]>(4).fill(['prevented', 'app']),
+      ...Array<[FeedbackOutcome, string]>(4).fill(['still_failed', 'other']),
+    ]);
+    assert.deepStrictEqual(effectiveConfidence(m, X), { alpha: 5, beta: 1 }, 'the old tally is this folder\'s own');
+    // One more success after the change joins the old tally: one workspace, not two that "agree".
+    const later = fed(m, [['prevented', X]]);
+    assert.deepStrictEqual(effectiveConfidence(later, X), { alpha: 6, beta: 1 });
+    assert.deepStrictEqual(workspaceEvidence(later).map(e => [e.workspace, e.prevented, e.stillFailed]), [[X, 5, 0], ['other', 0, 4]]);
+  });
+
+  it('feedback from the folder that filed a memory under its old name is not "another workspace"', () => {
+    const m = fed(lesson({ maturity: 'pattern', owner: { scope: 'workspace', workspace: 'app' } }), [
+      ['prevented', X], ['prevented', X], ['prevented', X],
+    ]);
+    const here = evaluatePromotion(m, { now: T0 + 10, outcome: 'prevented', workspace: X, evidence: [{ workspace: 'app', at: T0 }] });
+    assert.strictEqual(here, undefined, 'the old name is this folder: nothing was re-validated elsewhere');
+    const elsewhere = workspaceIdOf('file:///home/a/api', 'api');
+    const there = evaluatePromotion(m, { now: T0 + 10, outcome: 'prevented', workspace: elsewhere, evidence: [{ workspace: 'app', at: T0 }] });
+    assert.match(there?.reason ?? '', /another workspace/, 'a folder with another name is still another workspace');
+  });
+
+  it('a legacy tally and its folder\'s new tally are one workspace, not two confirmations', () => {
+    const m = fed(lesson({ maturity: 'pattern', owner: { scope: 'workspace', workspace: 'app' } }), [
+      ['prevented', 'app'], ['prevented', X], ['prevented', X],
+    ]);
+    const t = evaluatePromotion(m, { now: T0 + 10, outcome: 'prevented', workspace: X, evidence: [{ workspace: 'app', at: T0 }, { workspace: X, at: T0 }] });
+    assert.strictEqual(t, undefined, 'not "confirmed in 2 workspaces"');
+    // The same outcomes from the other folder named app are a second workspace.
+    const two = fed(lesson({ maturity: 'pattern', owner: { scope: 'workspace', workspace: 'app' } }), [
+      ['prevented', Y], ['prevented', X], ['prevented', X],
+    ]);
+    const t2 = evaluatePromotion(two, { now: T0 + 10, outcome: 'prevented', workspace: X, evidence: [{ workspace: 'app', at: T0 }, { workspace: X, at: T0 }] });
+    assert.match(t2?.reason ?? '', /confirmed in 2 workspaces/);
   });
 });

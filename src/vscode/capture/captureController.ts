@@ -15,6 +15,7 @@ import type { FeedbackOutcome, Outcome } from '../../core/types';
 import type { CaptureApi, OpenEpisodeView } from './captureApi';
 import { onConfigChange, readConfig, type EngramConfig } from '../config';
 import { formatError } from '../errors';
+import { endEpisode } from '../memoryActions';
 import type { Services } from '../services';
 import { watchDiagnostics, type DiagnosticsWatch } from './diagnostics';
 import { excerptAround } from '../../core/capture/diff';
@@ -523,34 +524,8 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   }
 
   private async endEpisodeCommand(id?: string): Promise<void> {
-    const open = this.openEpisodes();
-    if (!open.length) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Engram has no open episode.'));
-      return;
-    }
-    let target = id ? open.find(e => e.id === id) : undefined;
-    if (!target) {
-      const pick = await vscode.window.showQuickPick(open.map(e => ({
-        label: e.title, description: e.file, detail: vscode.l10n.t('{0} step(s), started {1}', e.steps, new Date(e.startedAt).toLocaleTimeString()), id: e.id,
-      })), { title: vscode.l10n.t('End which episode?') });
-      if (!pick) return;
-      target = open.find(e => e.id === pick.id);
-    }
-    if (!target) return;
-    const outcomes: { label: string; outcome: Outcome }[] = [
-      { label: vscode.l10n.t('Failure: it could not be fixed'), outcome: 'failure' },
-      { label: vscode.l10n.t('Partial: part of it was fixed'), outcome: 'partial' },
-      { label: vscode.l10n.t('Success: it is fixed'), outcome: 'success' },
-      { label: vscode.l10n.t('Abandoned: stop tracking it'), outcome: 'abandoned' },
-    ];
-    const chosen = await vscode.window.showQuickPick(outcomes, { title: vscode.l10n.t('How did it end?') });
-    if (!chosen) return;
-    const note = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Note (optional)'),
-      prompt: vscode.l10n.t('What did you learn? It is stored with the episode (secrets are masked).'),
-    });
-    if (note === undefined) return;
-    await this.endEpisode(target.id, chosen.outcome, note);
+    // The same pick as the sidebar's End button (memoryActions.endEpisode).
+    await endEpisode(this, id);
   }
 
   /**

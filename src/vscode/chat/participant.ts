@@ -14,7 +14,8 @@ import { looksLikeRule, newFact, newRule } from '../newMemory';
 import type { CaptureApi } from '../capture/captureApi';
 import { reasonLabels } from '../uiText';
 import type { Services } from '../services';
-import { maturityLabel } from '../hover';
+import { confidenceLabel, maturityLabel } from '../labels';
+import { forgetMemory, shownConfidence } from '../memoryActions';
 import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, confidenceOf, flagReasons, parseSearchTerms, splitByOutcome } from './prompt';
 import { staleReasons } from './staleCheck';
 
@@ -123,7 +124,7 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
     return { metadata: { command: 'recall', ids: [], query: question } satisfies ChatResultMetadata };
   }
 
-  streamMemories(stream, results, stale);
+  streamMemories(stream, results, stale, services.workspaceId);
   if (uri) stream.reference(uri);
   for (const f of await filesOf(services, results)) stream.reference(f);
 
@@ -132,7 +133,7 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
   const fresh = results.filter(r => !stale.has(r.memory.id));
   if (model && fresh.length) {
     stream.markdown('\n\n---\n\n');
-    const context = buildMemoryContext(fresh, { nonce: randomUUID() });
+    const context = buildMemoryContext(fresh, { nonce: randomUUID(), workspace: services.workspaceId });
     const prompt = buildAnswerPrompt(question, context, file);
     try {
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {
@@ -148,18 +149,19 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
 }
 
 /** Lists memories as escaped markdown: successes to follow first, failures to avoid after. */
-function streamMemories(stream: vscode.ChatResponseStream, results: RecallResult[], stale: ReadonlyMap<string, string>): void {
+function streamMemories(stream: vscode.ChatResponseStream, results: RecallResult[], stale: ReadonlyMap<string, string>, workspace: string): void {
   const { follow, avoid } = splitByOutcome(results);
   const section = (title: string, items: RecallResult[], start: number) => {
     if (!items.length) return;
     stream.markdown(`**${escapeInline(title)}**\n\n`);
-    items.forEach((r, i) => stream.markdown(memoryMarkdown(r, start + i, stale.get(r.memory.id))));
+    items.forEach((r, i) => stream.markdown(memoryMarkdown(r, start + i, workspace, stale.get(r.memory.id))));
   };
   section(vscode.l10n.t('Past successes to follow'), follow, 1);
   section(vscode.l10n.t('Past failures to avoid'), avoid, follow.length + 1);
 }
 
-export function memoryMarkdown(r: RecallResult, n: number, stale?: string): string {
+/** `workspace`: the one asking, so the confidence shown is the one its ranking used. */
+export function memoryMarkdown(r: RecallResult, n: number, workspace: string, stale?: string): string {
   const m = r.memory;
   const lines: string[] = [`${n}\\. **${escapeInline(memoryTitle(m), 200)}**`];
   if (m.kind === 'lesson') {
@@ -171,7 +173,7 @@ export function memoryMarkdown(r: RecallResult, n: number, stale?: string): stri
   if (flagReasons(m).length) lines.push(`⚠ ${escapeInline(vscode.l10n.t('Flagged: this memory contains text that looks like instructions.'))}`);
   if (stale) lines.push(`⚠ ${escapeInline(vscode.l10n.t('Possibly stale: {0}', stale), 300)}`);
   lines.push(`_${escapeInline([
-    vscode.l10n.t('{0} confidence', `${Math.round(confidenceOf(m) * 100)}%`),
+    confidenceLabel(confidenceOf(m, workspace)),
     maturityLabel(m.maturity),
     m.scope.length ? vscode.l10n.t('scope {0}', m.scope.join(', ')) : vscode.l10n.t('whole workspace'),
     vscode.l10n.t('why: {0}', reasonLabels(r.reasons).join('; ')),
@@ -261,8 +263,7 @@ async function forget(services: Services, request: vscode.ChatRequest, stream: v
   const exact = store.get(text);
   if (exact && !exact.deleted) {
     // An exact id is an explicit choice: forget at once.
-    await store.forget(exact.id, 'forgotten from chat');
-    services.fireChanged();
+    await forgetMemory(services, exact.id, { undoable: false, reason: 'forgotten from chat' });
     stream.markdown(escapeInline(vscode.l10n.t('Forgot: {0}', memoryTitle(exact)), 1000));
     return { metadata: { command: 'forget', ids: [exact.id] } satisfies ChatResultMetadata };
   }
@@ -275,7 +276,7 @@ async function forget(services: Services, request: vscode.ChatRequest, stream: v
   // A query may match the wrong memory: nothing is deleted until the user presses a button.
   stream.markdown(escapeInline(vscode.l10n.t('Which memory should I forget? Nothing is deleted until you choose.'), 1000) + '\n\n');
   results.forEach((r, i) => {
-    stream.markdown(memoryMarkdown(r, i + 1));
+    stream.markdown(memoryMarkdown(r, i + 1, services.workspaceId));
     stream.button({ command: 'engram.forget', title: vscode.l10n.t('Forget #{0}', i + 1), arguments: [r.memory.id, { confirm: false }] });
   });
   return { metadata: { command: 'forget', ids: results.map(r => r.memory.id), query: text } satisfies ChatResultMetadata };
@@ -287,7 +288,7 @@ async function lessons(services: Services, stream: vscode.ChatResponseStream): P
   const rank = { constraint: 3, rule: 2, pattern: 1, observation: 0 } as const;
   const items = store.list({ kinds: ['lesson', 'rule'] })
     .filter(m => !m.deleted && !m.quarantined && m.maturity !== 'observation' && scopeMatches(m.scope, file))
-    .sort((a, b) => rank[b.maturity] - rank[a.maturity] || confidenceOf(b) - confidenceOf(a))
+    .sort((a, b) => rank[b.maturity] - rank[a.maturity] || shownConfidence(services, b) - shownConfidence(services, a))
     .slice(0, 20);
   if (!items.length) {
     stream.markdown(escapeInline(file
@@ -296,7 +297,7 @@ async function lessons(services: Services, stream: vscode.ChatResponseStream): P
     return { metadata: { command: 'lessons', ids: [] } satisfies ChatResultMetadata };
   }
   stream.markdown(`**${escapeInline(file ? vscode.l10n.t('Patterns and rules for {0}', file) : vscode.l10n.t('Patterns and rules'), 300)}**\n\n`);
-  items.forEach((m, i) => stream.markdown(memoryMarkdown({ memory: m, score: 1, reasons: [{ kind: 'maturity', maturity: m.maturity }] }, i + 1)));
+  items.forEach((m, i) => stream.markdown(memoryMarkdown({ memory: m, score: 1, reasons: [{ kind: 'maturity', maturity: m.maturity }] }, i + 1, services.workspaceId)));
   services.noteShown(items.map(m => m.id), file);
   return { metadata: { command: 'lessons', ids: items.map(m => m.id) } satisfies ChatResultMetadata };
 }

@@ -7,6 +7,7 @@ import type { Memory, RecallResult } from '../../core/types';
 import { episodeFix, memoryTitle } from '../../core/types';
 import { detectMemoryInjection } from '../../core/poison';
 import { reasonTexts } from '../../core/reasons';
+import { workspaceConfidence } from '../../core/trust';
 import { fenceFor, stripControl } from '../markdown';
 
 export const DATA_NOTE =
@@ -22,6 +23,8 @@ export interface ContextOptions {
   nonce: string;
   /** Stale reasons by memory id (from the stale guard), shown so the model discounts them. */
   stale?: ReadonlyMap<string, string>;
+  /** The workspace asking, so a disputed memory's confidence is the one its ranking used. */
+  workspace?: string;
   /** Per-field character cap. */
   maxField?: number;
 }
@@ -46,9 +49,9 @@ export function flagReasons(m: Memory): string[] {
   return m.flagged?.length ? m.flagged : detectMemoryInjection(m);
 }
 
-export function confidenceOf(m: Memory): number {
-  const { alpha, beta } = m.confidence;
-  return alpha + beta > 0 ? alpha / (alpha + beta) : 0;
+/** The confidence ranking uses (core/trust.ts): a disputed memory shows this workspace's own verdict. */
+export function confidenceOf(m: Memory, workspace?: string): number {
+  return workspaceConfidence(m, workspace);
 }
 
 /** One line of memory text, safe inside the data block: no control chars, no forged markers. */
@@ -94,7 +97,7 @@ function renderOne(r: RecallResult, n: number, opts: ContextOptions): string[] {
     `[${n}] id=${m.id}`,
     `kind=${m.kind}`,
     `maturity=${m.maturity}`,
-    `confidence=${Math.round(confidenceOf(m) * 100)}%`,
+    `confidence=${Math.round(confidenceOf(m, opts.workspace) * 100)}%`,
     `scope=${m.scope.length ? m.scope.map(s => dataText(s, 120)).join(',') : 'workspace'}`,
   ];
   if ((m.kind === 'lesson' || m.kind === 'episode') && m.outcome) head.push(`outcome=${m.outcome}`);

@@ -36,7 +36,7 @@ export class RecallTool implements vscode.LanguageModelTool<unknown> {
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     const stale = await staleReasons(this.services, results.map(r => r.memory));
     // Memories about code that no longer exists are left out rather than offered as evidence.
-    const text = buildMemoryContext(results.filter(r => !stale.has(r.memory.id)), { nonce: randomUUID() });
+    const text = buildMemoryContext(results.filter(r => !stale.has(r.memory.id)), { nonce: randomUUID(), workspace: this.services.workspaceId });
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
   }
 }

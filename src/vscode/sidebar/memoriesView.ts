@@ -2,31 +2,28 @@
 // side owns every store call and every native UI (input boxes, clipboard, editors); the webview only
 // renders rows and sends named actions back through the validated protocol.
 import * as vscode from 'vscode';
-import type { FeedbackOutcome, Outcome, RecallResult } from '../../core/types';
+import type { FeedbackOutcome, Memory, RecallResult } from '../../core/types';
 import type { MemoryPatch } from '../../core/memoryPatch';
 import { globProblem } from '../../core/scopeCheck';
 import { formatError } from '../errors';
 import type { CaptureApi } from '../capture/captureApi';
+import { demote, endEpisode, forgetMemory, giveFeedback, promote, undoForget } from '../memoryActions';
 import { reasonLabels, uiText } from '../uiText';
 import type { Services } from '../services';
 import type { MemoryView, RevealSection, WebviewMessage } from './protocol';
 import { currentRelevantQuery, watchRelevantContext } from './relevantQuery';
 import { debounce, ViewHost } from './viewHost';
-import { fromRecall, filesOf, nextMaturity, toDetails, toMarkdown, toMemoryView } from './viewModel';
+import { fromRecall, filesOf, toDetails, toMarkdown, toMemoryView } from './viewModel';
 
-/** How long a forgotten memory waits for "Undo" before the deletion is written. */
-export const FORGET_DELAY_MS = 6000;
+export { FORGET_DELAY_MS } from '../pendingForgets';
 const RECENT_LIMIT = 20;
 const SEARCH_LIMIT = 20;
-
-interface PendingForget { timer: ReturnType<typeof setTimeout>; title: string; deadline: number }
 
 export class MemoriesView extends ViewHost {
   static readonly viewType = 'engram.memories';
   private query = '';
   private searchSeq = 0;
   private relevantSeq = 0;
-  private readonly pendingForgets = new Map<string, PendingForget>();
   /** A reveal requested before the webview was ready; delivered on `ready`. */
   private pendingReveal?: { id?: string; section?: RevealSection; query?: string };
   /** The memory shown in the "Opened" section, refreshed with the lists. */
@@ -42,6 +39,23 @@ export class MemoriesView extends ViewHost {
       watchRelevantContext(() => { if (this.isReady) void this.refreshRelevant(); }),
     );
     if (capture) this.disposables.push(capture.onDidChange(() => { if (this.isReady) this.refreshEpisodes(); }));
+    // Forgets from any surface wait in one list: show their Undo here and hide the memory meanwhile.
+    this.disposables.push(services.pendingForgets.onDidChange(e => {
+      if (e.type === 'pending') this.post({ type: 'pendingForget', id: e.id, title: e.title, deadline: e.deadline });
+      else {
+        this.post({ type: 'forgetSettled', id: e.id, undone: e.undone });
+        if (e.error) this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Could not forget the memory: {0}', formatError(e.error)) });
+      }
+      if (this.isReady) this.refreshSoon();
+    }));
+  }
+
+  private isPending(id: string): boolean {
+    return this.services.pendingForgets.isPending(id);
+  }
+
+  private row(m: Memory, why?: string[]) {
+    return toMemoryView(m, why, this.services.workspaceId);
   }
 
   protected async handle(msg: WebviewMessage): Promise<void> {
@@ -73,14 +87,11 @@ export class MemoriesView extends ViewHost {
         await store.update(msg.id, { pinned: msg.pinned ? true : null }, msg.pinned ? 'pinned in the sidebar' : 'unpinned in the sidebar');
         return;
       }
-      case 'promote': return this.promote(msg.id);
-      case 'demote': {
-        const store = await this.services.store();
-        await store.demote(msg.id, 'demoted by hand in the sidebar');
-        return;
-      }
+      // The palette's flows: a rule's next step is Make Constraint, which asks for the check.
+      case 'promote': return promote(this.services, msg.id);
+      case 'demote': return demote(this.services, msg.id);
       case 'forget': return this.forget(msg.id);
-      case 'undoForget': return this.undoForget(msg.id);
+      case 'undoForget': undoForget(this.services, msg.id); return;
       case 'restore': {
         const store = await this.services.store();
         await store.restore(msg.id);
@@ -103,7 +114,7 @@ export class MemoriesView extends ViewHost {
 
   private async onReady(): Promise<void> {
     this.post({ type: 'init', view: 'memories', now: Date.now(), captureAvailable: !!this.capture });
-    for (const [id, p] of this.pendingForgets) this.post({ type: 'pendingForget', id, title: p.title, deadline: p.deadline });
+    for (const p of this.services.pendingForgets.list()) this.post({ type: 'pendingForget', id: p.id, title: p.title, deadline: p.deadline });
     const reveal = this.pendingReveal;
     this.pendingReveal = undefined;
     this.refreshEpisodes();
@@ -120,7 +131,7 @@ export class MemoriesView extends ViewHost {
     if (!this.openedId) return;
     const store = await this.services.store();
     const m = store.get(this.openedId);
-    const items = m && !this.pendingForgets.has(m.id) ? [toMemoryView(m, [vscode.l10n.t('opened from elsewhere')])] : [];
+    const items = m && !this.isPending(m.id) ? [this.row(m, [vscode.l10n.t('opened from elsewhere')])] : [];
     this.post({ type: 'section', section: 'opened', state: { status: 'ready', items } });
   }
 
@@ -135,12 +146,12 @@ export class MemoriesView extends ViewHost {
       return;
     }
     const all = store.list({ includeQuarantined: true });
-    const recent = all.filter(m => !m.quarantined && !this.pendingForgets.has(m.id))
+    const recent = all.filter(m => !m.quarantined && !this.isPending(m.id))
       .sort((a, b) => Number(b.pinned === true) - Number(a.pinned === true) || b.updatedAt - a.updatedAt)
       .slice(0, RECENT_LIMIT);
     const review = all.filter(m => m.quarantined).sort((a, b) => (b.quarantined?.at ?? 0) - (a.quarantined?.at ?? 0));
-    this.post({ type: 'section', section: 'review', state: { status: 'ready', items: review.map(m => toMemoryView(m, [])) } });
-    this.post({ type: 'section', section: 'recent', state: { status: 'ready', items: recent.map(m => toMemoryView(m)) } });
+    this.post({ type: 'section', section: 'review', state: { status: 'ready', items: review.map(m => this.row(m, [])) } });
+    this.post({ type: 'section', section: 'recent', state: { status: 'ready', items: recent.map(m => this.row(m)) } });
   }
 
   private async refreshRelevant(): Promise<void> {
@@ -198,7 +209,7 @@ export class MemoriesView extends ViewHost {
   }
 
   private visible(results: RecallResult[]): MemoryView[] {
-    return fromRecall(results.filter(r => !this.pendingForgets.has(r.memory.id)), reasonLabels);
+    return fromRecall(results.filter(r => !this.isPending(r.memory.id)), reasonLabels, this.services.workspaceId);
   }
 
   private async details(id: string): Promise<void> {
@@ -212,8 +223,7 @@ export class MemoriesView extends ViewHost {
   }
 
   private async feedback(id: string, outcome: FeedbackOutcome): Promise<void> {
-    const store = await this.services.store();
-    await store.feedback(id, outcome, { reason: 'from the sidebar' });
+    await giveFeedback(this.services, id, outcome);
     this.post({
       type: 'notice', level: 'info',
       text: outcome === 'prevented' ? vscode.l10n.t('Thanks: this memory gains confidence.') : vscode.l10n.t('Noted: this memory loses confidence.'),
@@ -250,65 +260,12 @@ export class MemoriesView extends ViewHost {
     await this.details(id);
   }
 
-  private async promote(id: string): Promise<void> {
-    const store = await this.services.store();
-    const m = store.get(id);
-    if (!m) return this.gone(id);
-    const to = nextMaturity(m);
-    if (!to) {
-      this.post({ type: 'notice', level: 'info', text: vscode.l10n.t('This memory is already a constraint.') });
-      return;
-    }
-    await store.promote(id, to, 'promoted by hand in the sidebar');
-  }
-
-  /**
-   * Forget waits FORGET_DELAY_MS with an Undo button before writing the deletion. Undo could instead
-   * re-record the memory under a new id (the old id is tombstoned), but that would lose its history,
-   * its evidence links and every reference to its id, and the deleted text would have hit the log.
-   */
+  /** Forget with Undo, the same as from the palette (memoryActions.forgetMemory). */
   private async forget(id: string): Promise<void> {
-    if (this.pendingForgets.has(id)) return;
+    if (this.isPending(id)) return;
     const store = await this.services.store();
-    const m = store.get(id);
-    if (!m) return this.gone(id);
-    const view = toMemoryView(m);
-    const deadline = Date.now() + FORGET_DELAY_MS;
-    const timer = setTimeout(() => void this.commitForget(id), FORGET_DELAY_MS);
-    this.pendingForgets.set(id, { timer, title: view.title, deadline });
-    this.post({ type: 'pendingForget', id, title: view.title, deadline });
-    this.refreshSoon();
-  }
-
-  /** Writes every forget still in its Undo window (the window is closing: the user meant it). */
-  async flushPendingForgets(): Promise<void> {
-    const ids = [...this.pendingForgets.keys()];
-    for (const id of ids) {
-      clearTimeout(this.pendingForgets.get(id)!.timer);
-      await this.commitForget(id);
-    }
-  }
-
-  private async commitForget(id: string): Promise<void> {
-    if (!this.pendingForgets.delete(id)) return;
-    try {
-      const store = await this.services.store();
-      await store.forget(id, 'forgotten in the sidebar');
-      this.post({ type: 'forgetSettled', id, undone: false });
-    } catch (e) {
-      this.logger.error(e instanceof Error ? e : String(e));
-      this.post({ type: 'forgetSettled', id, undone: true });
-      this.post({ type: 'notice', level: 'error', text: vscode.l10n.t('Could not forget the memory: {0}', formatError(e)) });
-    }
-  }
-
-  private undoForget(id: string): void {
-    const p = this.pendingForgets.get(id);
-    if (!p) return;
-    clearTimeout(p.timer);
-    this.pendingForgets.delete(id);
-    this.post({ type: 'forgetSettled', id, undone: true });
-    this.refreshSoon();
+    if (!store.get(id)) return this.gone(id);
+    await forgetMemory(this.services, id, { undoable: true, reason: 'forgotten by the user' });
   }
 
   private async openSource(id: string): Promise<void> {
@@ -345,16 +302,7 @@ export class MemoriesView extends ViewHost {
   private async endEpisode(id: string): Promise<void> {
     const capture = this.capture;
     if (!capture) return;
-    const outcomes: { label: string; outcome: Outcome }[] = [
-      { label: vscode.l10n.t('$(check) Solved'), outcome: 'success' },
-      { label: vscode.l10n.t('$(circle-slash) Partly solved'), outcome: 'partial' },
-      { label: vscode.l10n.t('$(error) Gave up: it still fails'), outcome: 'failure' },
-      { label: vscode.l10n.t('$(close) Abandon (not worth remembering)'), outcome: 'abandoned' },
-    ];
-    const pick = await vscode.window.showQuickPick(outcomes, { title: vscode.l10n.t('End episode') });
-    if (!pick) return;
-    await capture.endEpisode(id, pick.outcome);
-    this.refreshEpisodes();
+    if (await endEpisode(capture, id)) this.refreshEpisodes();
   }
 
   private async run(action: 'recordLesson' | 'showLog' | 'refresh' | 'showInsights' | 'showPanel'): Promise<void> {
@@ -409,13 +357,7 @@ export class MemoriesView extends ViewHost {
     }
   }
 
-  /** Pending deletions are the user's intent: write them now rather than lose them on shutdown. */
   override dispose(): void {
-    for (const [id, p] of this.pendingForgets) {
-      clearTimeout(p.timer);
-      void this.services.store().then(s => s.forget(id, 'forgotten in the sidebar')).catch(() => { /* shutting down */ });
-    }
-    this.pendingForgets.clear();
     this.refreshSoon.cancel();
     super.dispose();
   }

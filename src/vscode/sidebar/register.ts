@@ -19,7 +19,6 @@ export type RevealMemory = (memoryId?: string, section?: RevealSection, query?: 
 export function registerSidebar(services: Services, capture: CaptureApi | undefined): RevealMemory {
   const subs = services.context.subscriptions;
   const memories = services.register(new MemoriesView(services, capture), 'memories view');
-  services.beforeShutdown('pending forgets', () => memories.flushPendingForgets());
   const insights = services.register(new InsightsView(services, capture !== undefined), 'insights view');
   subs.push(
     vscode.window.registerWebviewViewProvider(MemoriesView.viewType, memories),

@@ -4,6 +4,7 @@ import { historyText } from '../../core/history';
 import { english, type Translate } from '../../core/l10n';
 import type { RecallReason } from '../../core/reasons';
 import type { Episode, HistoryEntry, Memory, RecallResult } from '../../core/types';
+import { workspaceConfidence } from '../../core/trust';
 import { episodeFix, memoryTitle } from '../../core/types';
 import { workspaceRelativePath } from '../../core/workspacePath';
 import type { EpisodeRef, MemoryDetails, MemoryView, StepView } from './protocol';
@@ -16,9 +17,9 @@ export interface MemoryLookup {
 
 const PRIOR = 1; // the Beta(1, 1) prior every memory starts from (core/trust.ts)
 
-export function toMemoryView(m: Memory, why: string[] = []): MemoryView {
+/** `workspace`: the one asking, so a disputed memory shows the confidence its ranking used there. */
+export function toMemoryView(m: Memory, why: string[] = [], workspace?: string): MemoryView {
   const { alpha, beta } = m.confidence;
-  const total = alpha + beta;
   const helped = Math.max(0, Math.round(alpha - PRIOR));
   const notHelped = Math.max(0, Math.round(beta - PRIOR));
   const view: MemoryView = {
@@ -26,7 +27,7 @@ export function toMemoryView(m: Memory, why: string[] = []): MemoryView {
     kind: m.kind,
     title: memoryTitle(m) || `(${m.kind} without text)`,
     maturity: m.maturity,
-    confidence: total > 0 ? Math.round((alpha / total) * 100) : 50,
+    confidence: Math.round(workspaceConfidence(m, workspace) * 100),
     helped,
     notHelped,
     evidence: m.kind === 'lesson' ? m.evidence.length : helped + notHelped,
@@ -44,9 +45,10 @@ export function toMemoryView(m: Memory, why: string[] = []): MemoryView {
   return view;
 }
 
-/** Rows for recall results; `words` renders the reasons in the UI language (the host passes reasonLabels). */
-export function fromRecall(results: readonly RecallResult[], words: (reasons: readonly RecallReason[]) => string[]): MemoryView[] {
-  return results.map(r => toMemoryView(r.memory, words(r.reasons)));
+/** Rows for recall results; `words` renders the reasons in the UI language (the host passes reasonLabels);
+ * `workspace` is the one asking, so a disputed memory shows the confidence its ranking used there. */
+export function fromRecall(results: readonly RecallResult[], words: (reasons: readonly RecallReason[]) => string[], workspace?: string): MemoryView[] {
+  return results.map(r => toMemoryView(r.memory, words(r.reasons), workspace));
 }
 
 function stepsOf(e: Episode): StepView[] {
