@@ -5,7 +5,7 @@
 //   node bench/quality.mjs [--no-vectors] [--misses] [--json]
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TfidfBaseline } from './baseline-tfidf.mjs';
 import { loadStore } from './recall.mjs';

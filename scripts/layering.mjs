@@ -2,6 +2,7 @@
 // built-ins, nothing from the layers above it); src/store is Node-only (no vscode, nothing from
 // src/vscode); the webview (media/src) runs in a browser (no vscode, no Node). A violating import fails
 // the build with the rule it broke, so the layering is checked on every build, not only by review.
+// tools/lint/eslint.config.mjs checks the same layering per file in `npm run lint`; keep the two in step.
 import { isBuiltin } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 

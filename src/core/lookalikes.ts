@@ -23,7 +23,8 @@ const LOOKALIKE_RE = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'g');
 
 // Zero-width characters, joiners, soft hyphens and bidi controls: invisible, so they can split a word
 // ("in\u200Bstructions") without the reader noticing.
-export const INVISIBLE_CHARS = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u180E\u034F]/g;
+// U+034F, a combining mark, stands outside the class: inside, it reads as part of the character before it.
+export const INVISIBLE_CHARS = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u180E]|\u034F/g;
 
 // Leetspeak digits and symbols, replaced only next to a letter ("1gn0r3", "pr3v10us"), so numbers in
 // error text (TS6133, line 42:17) stay numbers.

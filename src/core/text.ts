@@ -56,7 +56,6 @@ export function sanitizeRecord<T>(value: T, depth = 0): T {
 }
 
 // C0/C1 controls other than \t and \n, and the bidi overrides that reorder what a reader sees.
-// eslint-disable-next-line no-control-regex
 const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 /**

@@ -11,7 +11,6 @@ const MAX_PATH_CHARS = 1024;
  */
 export function workspaceRelativePath(p: string): string | undefined {
   if (typeof p !== 'string' || !p || p.length > MAX_PATH_CHARS) return undefined;
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(p)) return undefined;
   const s = p.replace(/\\/g, '/');
   if (s.startsWith('/') || /^[a-zA-Z]:/.test(s) || /^[a-zA-Z][\w+.-]*:/.test(s)) return undefined;

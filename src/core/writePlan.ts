@@ -51,7 +51,6 @@ export function prepareMemory(input: Memory, ctx: PlanContext, trusted = false):
   // mask where outside text comes in (Masked, core/mask); this is the store's last net under all of them.
   // An id is a name, never silently rewritten by masking (two e-mail ids would become one «email»).
   if (input.id && findSecrets(input.id).length) throw new Error('a memory id may not hold personal data or a secret (it would be masked and collide)');
-  // eslint-disable-next-line no-control-regex
   if (input.id && /[\x00-\x1f\x7f-\x9f]/.test(input.id)) throw new Error('a memory id may not hold control characters');
   // Terminal escapes and control characters leave here, before anything is stored or shown.
   const m = maskRecord(sanitizeRecord({ ...input })) as Memory;

@@ -18,7 +18,6 @@ parentPort?.on('message', (msg: WorkerRequest) => {
 async function handle(msg: WorkerRequest): Promise<void> {
   if (msg.type === 'init') {
     // Loaded here, not at the top: a missing or broken install becomes a clear init error.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const tf = require('@huggingface/transformers') as typeof import('@huggingface/transformers');
     tf.env.allowRemoteModels = msg.allowRemoteModels;
     tf.env.allowLocalModels = true;

@@ -10,7 +10,6 @@ let cached: StoreModule | undefined;
 export function loadStoreModule(): StoreModule {
   if (!cached) {
     const file = path.join(__dirname, 'store.js');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     cached = require(file) as StoreModule;
   }
   return cached;

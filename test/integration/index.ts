@@ -7,7 +7,6 @@ import * as path from 'path';
 // (code-server's Node 24 here, Electron's Node on desktop). Resolved from the repo's node_modules,
 // because the compiled tests live under <repo>/out/test/.
 type MochaCtor = typeof import('mocha');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const Mocha: MochaCtor = require('mocha/lib/mocha.cjs');
 
 /** The line run-integration.mjs reads to add up both phases. Keep in sync with it. */

@@ -182,7 +182,6 @@ describe('cli (dist/cli.js)', function () {
       const r = run(['--store', store, ...args]);
       assert.strictEqual(r.code, 0, r.err);
       assert.ok(r.out.includes('pnpm'), r.out);
-      // eslint-disable-next-line no-control-regex
       assert.ok(!/[\x07\x1b\x9b]/.test(r.out), `raw control character in: ${JSON.stringify(r.out)}`);
       assert.ok(r.out.includes('\\u001b]52'), 'the escape is shown, not dropped');
     }

@@ -47,7 +47,9 @@ describe('engram mcp (stdio server over the store)', function () {
     client.onerror = e => { transportErrors.push(e); };
     await client.connect(transport);
   });
-  afterEach(async () => {
+  afterEach(async function () {
+    // The server's log, collected above, explains a failed test.
+    if (this.currentTest?.state === 'failed' && stderr) console.error(`engram mcp stderr:\n${stderr}`);
     await client.close().catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
   });

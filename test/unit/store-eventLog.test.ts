@@ -2,6 +2,7 @@
 import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { MemoryState } from '../../src/core/reduce';
 import type { MemoryEvent } from '../../src/core/types';
@@ -325,7 +326,7 @@ describe('EventLog', () => {
 
   it('a stale lock left by a dead process is taken over; a live holder makes others wait', async () => {
     const dir = tmpDir('lock');
-    fs.writeFileSync(path.join(dir, '.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: require('os').hostname(), nonce: 'dead', at: 0 }));
+    fs.writeFileSync(path.join(dir, '.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), nonce: 'dead', at: 0 }));
     let reason = '';
     const v = await withLock(dir, () => 42, { onStale: r => { reason = r; }, timeoutMs: 2000 });
     assert.strictEqual(v, 42);

@@ -90,7 +90,6 @@ describe('store: outside text loses terminal escapes on the way in', () => {
     const m = await s.record(testMemory('f1', HOSTILE));
     await s.close();
     assert.strictEqual(m.kind === 'fact' && m.content, 'we use pnpmlink done');
-    // eslint-disable-next-line no-control-regex
     assert.ok(!/[\x00\x07\x1b\x9b]/.test(allBytes(dir).replace(/\n/g, '')), 'a control byte reached disk');
   });
 

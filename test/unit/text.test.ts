@@ -100,7 +100,6 @@ describe('text: escapeControls (terminal output) and sanitizeRecord (input)', ()
   it('shows OSC 52, OSC 8, CSI 2J, BEL, C1 and bidi overrides as visible escapes, keeps tabs and newlines', () => {
     const out = escapeControls('a\x1b]52;c;eA==\x07b\x1b[2Jc\x9b1m\u202Ed\te\nf');
     assert.strictEqual(out, 'a\\u001b]52;c;eA==\\u0007b\\u001b[2Jc\\u009b1m\\u202ed\te\nf');
-    // eslint-disable-next-line no-control-regex
     assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(out));
   });
   it('keeps JSON output the same data (the escape is a JSON escape)', () => {
