@@ -7,8 +7,9 @@ import type { Memory, MemoryEvent } from '../core/types';
 
 const EVENT_TYPES = ['recorded', 'updated', 'feedback', 'evidence', 'promoted', 'demoted', 'accessed', 'quarantined', 'restored', 'deleted', 'expired'] as const;
 
-// `{}`: any value but undefined (the shape's keys are then required, checked by their own schemas).
-const anything: Schema<{}> = v => v as {};
+/** Any value but undefined or null (the shape's keys are then required, checked by their own schemas). */
+type Defined = NonNullable<unknown>;
+const anything: Schema<Defined> = v => v as Defined;
 /** Log text is bounded by the writer, not here: a long reason is still a reason. */
 const text = str({ max: Infinity });
 const nonEmpty = str({ min: 1, max: Infinity });
@@ -17,11 +18,11 @@ const memoryFields = obj({
   id: says(nonEmpty, 'memory has no id'),
   kind: says(oneOf(['lesson', 'episode', 'fact', 'rule']), 'a memory with an unknown kind'),
 });
-const memory: Schema<{}> = (v, at) => (isPlainObject(v) ? memoryFields(v, at) : fail('memory is not an object'));
+const memory: Schema<Defined> = (v, at) => (isPlainObject(v) ? memoryFields(v, at) : fail('memory is not an object'));
 
 /** What every event has, then what its type adds; each failure is the warning's short reason. */
-function event(extra: Record<string, Schema<{}>> = {}): Schema<unknown> {
-  return obj<Record<string, {}>>({
+function event(extra: Record<string, Schema<Defined>> = {}): Schema<unknown> {
+  return obj<Record<string, Defined>>({
     type: anything,
     id: says(nonEmpty, 'event has no id'),
     at: says(num(), 'event has no time'),
