@@ -5,11 +5,13 @@
 //
 // Lesson lines carry the RAW error text in `errorSignature` (what a person pastes); the normalised key is
 // computed here. Export writes the same shape plus `signatureKey`, so export → import round-trips.
+// A little over 400 lines on purpose: the per-kind parsers share the field rules below them (ids,
+// owners, tallies, optional fields), and what import accepts is easiest to check read in one place.
 import { validateCheck } from './checkPattern';
 import { newId } from './ids';
 import { findSecrets, maskSecrets } from './mask';
 import { bool, fail, field, map, maybe, num, obj, oneOf, PLAIN, SchemaError, str, strings, time } from './schema';
-import { signatureKeyOf } from './recall';
+import { signatureKeyOf } from './recallQuery';
 import { globProblem, scopeProblem } from './scopeCheck';
 import type {
   Confidence, Episode, EpisodeStep, Fact, Lesson, Maturity, Memory, MemoryBase, MemoryKind, MemorySource, Outcome, Owner, OwnerScope, Rule,

@@ -2,17 +2,22 @@
 // for owner, expiry, quarantine, outcome and scope; rank by relevance × trust × recency × importance,
 // tighter scope first; a hard cap, plus every constraint in scope; each result says why it came and,
 // through the proactive gate (recallGate.ts), whether it is strong enough to show unasked.
+// Over ~400 lines on purpose: RecallEngine is one pipeline (candidates, filters, score, reasons, caps)
+// over the same caches and deps, and a rule in one step (say, tighter scope first) is only right read
+// with the others. What a query is made of lives apart, in recallQuery.ts.
 import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from './errorDetails';
-import { extractErrors } from './extract';
-import { meaningfulText, tokenize, type Bm25Index } from './lexical';
+import { tokenize, type Bm25Index } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
 import type { MemoryState } from './reduce';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
-import { normaliseSignature, signatureOf } from './signature';
-import { effectiveConfidence, mean } from './trust';
+import { codeOf, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
+import { workspaceConfidence } from './trust';
 import type { Memory, OwnerScope, RecallQuery, RecallResult } from './types';
+
+// Callers keyed memories by these before they had their own module.
+export { querySignatures, signatureKeyOf, signatureTextOf } from './recallQuery';
 
 export interface VectorSearch {
   search(query: Float32Array, n: number, filter?: (id: string) => boolean): { id: string; score: number }[];
@@ -45,7 +50,6 @@ export const DEFAULT_OWNERS: readonly OwnerScope[] = ['workspace', 'team'];
 /** Constraints are always shown in scope, but a runaway list would bury everything else. */
 const MAX_EXTRA_CONSTRAINTS = 10;
 /** A pasted log can hold hundreds of words; the rarest ones carry the meaning and bound the cost. */
-const MAX_QUERY_TOKENS = 48;
 const DAY = 86_400_000;
 const RECENCY_HALF_LIFE = 30 * DAY;
 /** Cosine below this is noise for the model-free hash embedder and weak for real models. */
@@ -311,7 +315,7 @@ export class RecallEngine {
 
   /** Everything but relevance: trust × recency × importance × scope fit. */
   private prior(m: Memory, now: number, spec: number): number {
-    const trust = 0.55 + 0.35 * mean(effectiveConfidence(m, this.deps.workspaceId)) + 0.1 * (LADDER_RANK[m.maturity] ?? 0) / 3;
+    const trust = 0.55 + 0.35 * workspaceConfidence(m, this.deps.workspaceId) + 0.1 * (LADDER_RANK[m.maturity] ?? 0) / 3;
     const last = Math.max(m.updatedAt || 0, m.lastAccessedAt || 0, m.createdAt || 0);
     const age = Math.max(0, now - last);
     const recency = 0.8 + 0.2 * Math.pow(0.5, age / RECENCY_HALF_LIFE);
@@ -337,7 +341,7 @@ export class RecallEngine {
     }
     if (c.cos >= MIN_SIMILAR) why.push({ kind: 'similar', score: c.cos });
     if (m.maturity === 'constraint' && q.file) why.push({ kind: 'constraint' });
-    else if (m.maturity !== 'observation') why.push({ kind: 'maturity', maturity: m.maturity, confidence: mean(effectiveConfidence(m, this.deps.workspaceId)) });
+    else if (m.maturity !== 'observation') why.push({ kind: 'maturity', maturity: m.maturity, confidence: workspaceConfidence(m, this.deps.workspaceId) });
     if (m.flagged?.length) why.push({ kind: 'flagged' });
     return why;
   }
@@ -372,115 +376,6 @@ export class RecallEngine {
     }
     return this.constraintCache.ids;
   }
-}
-
-/** Signature keys in a query, each with a short label for the reasons (the code when there is one). */
-export function querySignatures(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!text.trim()) return out;
-  const add = (s: { key: string; code?: string; family: string } | undefined) => {
-    if (s?.key && !out.has(s.key)) out.set(s.key, s.code ?? s.family);
-  };
-  try {
-    add(signatureOf(text));
-    for (const e of extractErrors(text).slice(0, 8)) add(normaliseSignature(e.message, e.tool, e.code));
-    // A one-line paste that does not look like tool output ("Cannot find module 'x'") still has a message.
-    if (!out.size && !text.includes('\n') && text.length < 600) add(normaliseSignature(text.trim()));
-  } catch {
-    // A query the extractor cannot parse still has words.
-  }
-  return out;
-}
-
-/** Signature key for a memory's raw error text, the same way a query computes it. */
-export function signatureKeyOf(rawError: string): string | undefined {
-  if (!rawError.trim()) return undefined;
-  try {
-    return signatureOf(rawError)?.key ?? normaliseSignature(firstLine(rawError)).key;
-  } catch {
-    return undefined;
-  }
-}
-
-function codeOf(key: string): string {
-  const i = key.indexOf(':');
-  const j = i < 0 ? -1 : key.indexOf(':', i + 1);
-  const code = j < 0 ? '-' : key.slice(i + 1, j);
-  // Plain "Error" is the class every JS error has, not a code: as good as none.
-  return code === 'Error' ? '-' : code;
-}
-
-/** The message part of a key ("tool:code:text" → "text"), without a leading "error:" the tool may print. */
-export function signatureTextOf(key: string): string {
-  const i = key.indexOf(':');
-  const j = i < 0 ? -1 : key.indexOf(':', i + 1);
-  return (j < 0 ? key : key.slice(j + 1)).replace(/^(?:error|fatal error|uncaught)\s*:\s*/i, '').trim();
-}
-
-function firstLine(s: string): string {
-  return s.split('\n').find(l => l.trim())?.trim() ?? s.trim();
-}
-
-function pickTokens(tokens: string[], lexical: Bm25Index): string[] {
-  const unique = [...new Set(tokens)];
-  if (unique.length <= MAX_QUERY_TOKENS) return tokens;
-  const best = new Set(unique.map(t => ({ t, idf: lexical.idf(t) })).filter(x => x.idf > 0)
-    .sort((a, b) => b.idf - a.idf).slice(0, MAX_QUERY_TOKENS).map(x => x.t));
-  return tokens.filter(t => best.has(t));
-}
-
-/** Token → the word the user typed for it ("modul" → "module"), for readable reasons. */
-function surfaceMap(query: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const exact = new Set<string>();
-  const seen = new Set<string>();
-  // Words inside paths never become reasons: folders are where, not what.
-  for (const raw of meaningfulText(query.slice(0, 4000), false).split(/[^\p{L}\p{N}_$-]+/u)) {
-    const w = raw.replace(/^-+|-+$/g, '');
-    if (!w || seen.has(w)) continue;
-    seen.add(w);
-    const toks = tokenize(w);
-    // "error" is shown as "error", not as the first compound it appeared in ("RangeError").
-    const whole = toks.length === 1;
-    for (const t of toks) {
-      if (exact.has(t) || (found.has(t) && !whole)) continue;
-      found.set(t, w.toLowerCase().slice(0, 40));
-      if (whole) exact.add(t);
-    }
-  }
-  return found;
-}
-
-/** A word fit for a reason shown to people. */
-function shownWord(w: string): boolean {
-  return w.length >= 3 && !/^\d/.test(w) && !/[\\/]/.test(w);
-}
-
-/**
- * The query's words with their weight (unknown words count fully: no memory has them, evidence
- * against), and the words of its error message proper, when it has one.
- */
-interface QueryMeaning { idf: Map<string, number>; total: number; message: Set<string>; isError: boolean }
-
-function queryMeaning(text: string, tokens: string[], lexical: Bm25Index): QueryMeaning {
-  let message = new Set<string>();
-  let isError = false;
-  try {
-    const sig = text.trim() ? signatureOf(text) : undefined;
-    if (sig) { message = new Set(tokenize(sig.words.join(' '))); isError = true; }
-  } catch {
-    // No parsable error: the words alone decide.
-  }
-  const idf = new Map<string, number>();
-  const n = lexical.size;
-  const unknown = Math.log(1 + (n + 0.5) / 0.5);
-  let total = 0;
-  for (const t of new Set(tokens)) {
-    const w = lexical.idf(t) || unknown;
-    idf.set(t, w);
-    total += w;
-  }
-  return { idf, total, message, isError };
 }
 
 /**
