@@ -1,6 +1,6 @@
 // The insights view: summary numbers and three charts, redrawn from each `insights` message.
 import type { InsightsData } from '../../src/core/insights';
-import type { HostMessage } from '../../src/vscode/sidebar/protocol';
+import type { HostMessage } from '../../src/views/protocol';
 import { recurrentSignatures, promotionsOverTime, timeSavedLabel, weeklyOutcomes } from './charts';
 import { h, icon, textButton } from './dom';
 import { duration } from './format';

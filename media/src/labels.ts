@@ -1,5 +1,5 @@
 // Words for the memory model's enums (kind, outcome) in the UI language; maturity is core's maturityText.
-import type { MemoryView } from '../../src/vscode/sidebar/protocol';
+import type { MemoryView } from '../../src/views/memoriesProtocol';
 import { t } from './l10n';
 
 export const KIND_LABEL: Record<MemoryView['kind'], string> = { lesson: t('lesson'), episode: t('episode'), fact: t('fact'), rule: t('rule') };

@@ -1,6 +1,7 @@
 // Webview entry for both Engram views. Host messages are validated with the shared protocol before
 // anything is rendered; malformed ones are dropped and reported to the console.
-import { parseHostMessage, type HostMessage, type ViewKind } from '../../src/vscode/sidebar/protocol';
+import type { ViewKind } from '../../src/views/common';
+import { parseHostMessage, type HostMessage } from '../../src/views/protocol';
 import { InsightsApp } from './insights';
 import { MemoriesApp } from './memories';
 import { send } from './vscodeApi';

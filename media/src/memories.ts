@@ -1,6 +1,7 @@
 // The memories view: search box, then Opened / Search results / Relevant now / Open episodes /
 // Needs review / Recent. State arrives as validated host messages; rendering is plain DOM.
-import type { HostMessage, MemoryDetails, MemoryView, OpenEpisodeItem, RelevantContext, SectionId, SectionState } from '../../src/vscode/sidebar/protocol';
+import type { MemoryDetails, MemoryView, OpenEpisodeItem, RelevantContext, SectionId, SectionState } from '../../src/views/memoriesProtocol';
+import type { HostMessage } from '../../src/views/protocol';
 import { h, icon, iconButton, textButton } from './dom';
 import { plural } from './format';
 import { t } from './l10n';

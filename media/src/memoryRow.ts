@@ -1,5 +1,5 @@
 // One memory as a list row, and its expanded details. Every string from a memory goes in as text.
-import type { MemoryDetails, MemoryView, OpenEpisodeItem, StepView } from '../../src/vscode/sidebar/protocol';
+import type { MemoryDetails, MemoryView, OpenEpisodeItem, StepView } from '../../src/views/memoriesProtocol';
 import { h, icon, iconButton, textButton } from './dom';
 import { maturityText } from '../../src/core/reasons';
 import { age, dateTime, day, plural } from './format';

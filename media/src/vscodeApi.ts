@@ -1,5 +1,5 @@
 // The webview's only channel to the host. Messages are typed by the shared protocol.
-import type { WebviewMessage } from '../../src/vscode/sidebar/protocol';
+import type { WebviewMessage } from '../../src/views/protocol';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

@@ -1,4 +1,4 @@
-// The one way untrusted input becomes typed data: webview messages (sidebar/protocol), import lines
+// The one way untrusted input becomes typed data: webview messages (src/views), import lines
 // (importFormat), language-model and MCP tool input (schemaToolInput) and event-log lines (eventParse)
 // are all described with these few combinators. Hand-rolled rather than zod: zod 4 adds ~92 KB to the
 // extension bundle and ~90 KB to the 31 KB webview bundle, and import needs its own sentences anyway.

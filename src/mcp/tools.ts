@@ -8,9 +8,9 @@ import { workspaceConfidence } from '../core/trust';
 import { mergeRecall } from '../core/recallMerge';
 import { EXPLAIN_WINDOW_MS } from '../core/capture/agentExplanation';
 import type { MemoryStore } from '../store/memoryStore';
-import { buildMemoryContext, dataText } from '../vscode/chat/prompt';
-import { fenceFor } from '../vscode/markdown';
-import { looksLikeRule, newFact, newLesson, newRule } from '../vscode/newMemory';
+import { buildMemoryContext, dataText } from '../core/prompt';
+import { fenceFor } from '../core/markdown';
+import { looksLikeRule, newFact, newLesson, newRule } from '../core/newMemory';
 
 /** At most this many memories per answer, whatever k asks for. */
 export const MAX_K = 10;

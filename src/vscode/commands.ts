@@ -12,7 +12,7 @@ import { formatError } from './errors';
 import { confidenceLabel, maturityLabel } from './labels';
 import { forgetMemory, giveFeedback, shownConfidence, undoForget } from './memoryActions';
 import { loadStoreModule } from './storeLoader';
-import { newLesson } from './newMemory';
+import { newLesson } from '../core/newMemory';
 import { reasonLabels } from './uiText';
 import type { Services } from './services';
 import type { RevealMemory } from './sidebar/register';

@@ -5,10 +5,10 @@ import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../core/types';
 import { episodeFix } from '../core/types';
 import { workspaceConfidence } from '../core/trust';
-import { flagReasons } from './chat/prompt';
+import { flagReasons } from '../core/prompt';
 import type { DiagnosticRecall } from './diagnosticRecall';
 import { confidenceLabel, maturityLabel } from './labels';
-import { commandUri, escapeInline } from './markdown';
+import { commandUri, escapeInline } from '../core/markdown';
 import type { Services } from './services';
 
 export const HOVER_COMMANDS = ['engram.markHelpful', 'engram.markNotHelpful', 'engram.openMemory'];

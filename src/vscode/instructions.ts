@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { Memory } from '../core/types';
 import { maskSecrets } from '../core/mask';
 import { globProblem } from '../core/scopeCheck';
-import { dataText, confidenceOf, flagReasons } from './chat/prompt';
+import { dataText, confidenceOf, flagReasons } from '../core/prompt';
 import { staleReasons } from './chat/staleCheck';
 import { onConfigChange } from './config';
 import { formatError } from './errors';

@@ -2,7 +2,7 @@
 // palette, the sidebar, the hover and chat say the same thing (and are translated once).
 import * as vscode from 'vscode';
 import type { Maturity, Outcome } from '../core/types';
-import { percent } from './markdown';
+import { percent } from '../core/markdown';
 
 export function maturityLabel(m: Maturity): string {
   switch (m) {

@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Fact, Lesson } from '../../src/core/types';
 import { toExportLine } from '../../src/core/importFormat';
-import { newFact } from '../../src/vscode/newMemory';
+import { newFact } from '../../src/core/newMemory';
 import type { DownloadResult } from '../../src/vscode/commands';
 import type { ImportReport } from '../../src/store/index';
 import type { RecallResult } from '../../src/core/types';

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Lesson, Memory, Rule } from '../../src/core/types';
-import { newLesson, newRule } from '../../src/vscode/newMemory';
+import { newLesson, newRule } from '../../src/core/newMemory';
 import { testAccess } from './testAccess';
 import { waitFor } from './waitFor';
 

@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import { EXPLAIN_WINDOW_MS, explanationIn } from '../../src/core/capture/agentExplanation';
 import type { Lesson } from '../../src/core/types';
 import { rememberTool, type ToolContext } from '../../src/mcp/tools';
-import { newLesson } from '../../src/vscode/newMemory';
+import { newLesson } from '../../src/core/newMemory';
 
 describe('agent explanations over MCP', () => {
   const now = 1_800_000_000_000;

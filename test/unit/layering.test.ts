@@ -46,4 +46,26 @@ describe('layering enforced by the build', function () {
     }, 'src/store/b.ts');
     assert.deepStrictEqual(good, []);
   });
+
+  it('src/views (shared with the webview) may use src/core only; the webview may use src/views but not src/vscode', async () => {
+    const views = await build({
+      'src/views/p.ts': "import * as vscode from 'vscode';\nimport * as fs from 'fs';\nimport { v } from '../vscode/v';\nimport { c } from '../core/c';\nexport const p = [vscode, fs, v, c];\n",
+      'src/vscode/v.ts': 'export const v = 1;\n',
+      'src/core/c.ts': 'export const c = 1;\n',
+    }, 'src/views/p.ts');
+    assert.deepStrictEqual(views.sort(), [
+      "layering: src/views/p.ts imports 'vscode'; src/views is shared with the webview (a browser)",
+      "layering: src/views/p.ts imports the Node built-in 'fs'; src/views is shared with the webview (a browser)",
+      'layering: src/views/p.ts imports src/vscode/v (src/vscode is a layer above it); src/views is shared with the webview (a browser)',
+    ].sort());
+    const webview = await build({
+      'media/src/main.ts': "import { p } from '../../src/views/p';\nimport { v } from '../../src/vscode/v';\nexport const m = [p, v];\n",
+      'src/views/p.ts': "import { c } from '../core/c';\nexport const p = c;\n",
+      'src/core/c.ts': 'export const c = 1;\n',
+      'src/vscode/v.ts': 'export const v = 1;\n',
+    }, 'media/src/main.ts');
+    assert.deepStrictEqual(webview, ['layering: media/src/main.ts imports src/vscode/v (src/vscode is a layer above it); the webview runs in a browser']);
+    const core = await build({ 'src/core/c.ts': "import { p } from '../views/p';\nexport const c = p;\n", 'src/views/p.ts': 'export const p = 1;\n' }, 'src/core/c.ts');
+    assert.deepStrictEqual(core, ['layering: src/core/c.ts imports src/views/p (src/views is a layer above it); src/core is pure TypeScript']);
+  });
 });

@@ -1,7 +1,7 @@
 // Hostile memory text must render as plain text wherever Engram shows markdown. The rendering check
 // uses markdown-it (present through @vscode/vsce) with HTML and linkify ON, stricter than VS Code.
 import * as assert from 'assert';
-import { commandUri, escapeBlock, escapeInline, fenceFor, stripControl } from '../../src/vscode/markdown';
+import { commandUri, escapeBlock, escapeInline, fenceFor, stripControl } from '../../src/core/markdown';
 
 interface Md { render(src: string): string }
 const MarkdownIt = require('markdown-it') as new (opts: object) => Md;

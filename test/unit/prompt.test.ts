@@ -3,8 +3,8 @@
 import * as assert from 'assert';
 import type { RecallReason } from '../../src/core/reasons';
 import type { Lesson, Memory, RecallResult, Rule } from '../../src/core/types';
-import { toMemoryView } from '../../src/vscode/sidebar/viewModel';
-import { buildAnswerPrompt, buildMemoryContext, DATA_NOTE, isFailure, parseSearchTerms, splitByOutcome } from '../../src/vscode/chat/prompt';
+import { toMemoryView } from '../../src/views/memoriesModel';
+import { buildAnswerPrompt, buildMemoryContext, DATA_NOTE, isFailure, parseSearchTerms, splitByOutcome } from '../../src/core/prompt';
 import { aLesson } from './memories';
 
 function lesson(id: string, over: Partial<Lesson> = {}): Lesson {

@@ -1,7 +1,9 @@
 // The webview protocol is the trust boundary between the host and the webview: these tests pin what
 // passes and what is dropped.
 import * as assert from 'assert';
-import { parseHostMessage, parseWebviewMessage, describeRejected, type MemoryView } from '../../src/vscode/sidebar/protocol';
+import { describeRejected } from '../../src/views/common';
+import type { MemoryView } from '../../src/views/memoriesProtocol';
+import { parseHostMessage, parseWebviewMessage } from '../../src/views/protocol';
 
 const row: MemoryView = {
   id: 'les_1', kind: 'lesson', title: 'Cannot find module "x"', maturity: 'pattern', confidence: 67, helped: 1, notHelped: 0,

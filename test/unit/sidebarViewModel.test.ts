@@ -1,7 +1,7 @@
 // What a sidebar row says about a memory, and what "Copy as markdown" puts on the clipboard.
 import * as assert from 'assert';
 import type { Episode, HistoryEntry, Lesson, Memory } from '../../src/core/types';
-import { nextMaturity, toDetails, toMarkdown, toMemoryView, type MemoryLookup } from '../../src/vscode/sidebar/viewModel';
+import { nextMaturity, toDetails, toMarkdown, toMemoryView, type MemoryLookup } from '../../src/views/memoriesModel';
 
 function base(id: string) {
   return {

@@ -2,7 +2,7 @@
 // controller to them under this interface when it builds them.
 import type * as vscode from 'vscode';
 import type { Outcome } from '../../core/types';
-import type { OpenEpisodeItem } from '../sidebar/protocol';
+import type { OpenEpisodeItem } from '../../views/memoriesProtocol';
 
 /** An open episode as the surfaces show it; the sidebar protocol declares it once for host and webview. */
 export type OpenEpisodeView = OpenEpisodeItem;

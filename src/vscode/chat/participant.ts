@@ -9,14 +9,14 @@ import { scopeMatches } from '../../core/scope';
 import { workspaceRelativePath } from '../../core/workspacePath';
 import { diagnosticText } from '../diagnosticRecall';
 import { formatError } from '../errors';
-import { escapeInline } from '../markdown';
-import { looksLikeRule, newFact, newRule } from '../newMemory';
+import { escapeInline } from '../../core/markdown';
+import { looksLikeRule, newFact, newRule } from '../../core/newMemory';
 import type { CaptureApi } from '../capture/captureApi';
 import { reasonLabels } from '../uiText';
 import type { Services } from '../services';
 import { confidenceLabel, maturityLabel } from '../labels';
 import { forgetMemory, shownConfidence } from '../memoryActions';
-import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, confidenceOf, flagReasons, parseSearchTerms, splitByOutcome } from './prompt';
+import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, confidenceOf, flagReasons, parseSearchTerms, splitByOutcome } from '../../core/prompt';
 import { staleReasons } from './staleCheck';
 
 export const PARTICIPANT_ID = 'engram.memory';

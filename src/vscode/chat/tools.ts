@@ -6,11 +6,11 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { parseRecallInput, parseRememberInput } from '../../core/schemaToolInput';
 import { memoryTitle } from '../../core/types';
-import { escapeInline } from '../markdown';
-import { newFact, newLesson } from '../newMemory';
+import { escapeInline } from '../../core/markdown';
+import { newFact, newLesson } from '../../core/newMemory';
 import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
-import { buildMemoryContext } from './prompt';
+import { buildMemoryContext } from '../../core/prompt';
 import { staleReasons } from './staleCheck';
 
 /** Workspace-relative path for the tool's `file` (absolute paths inside the workspace are converted). */

@@ -3,7 +3,7 @@
 // carry the UI strings (media/src/l10n.ts), so the first paint is in the user's language.
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
-import type { ViewKind } from './protocol';
+import type { ViewKind } from '../../views/common';
 
 /** Only built assets are loadable: the bundle + codicons in dist/, styles and icon in media/. */
 export function localResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { computeInsights } from '../../core/insights';
 import { formatError } from '../errors';
 import type { Services } from '../services';
-import type { WebviewMessage } from './protocol';
+import type { WebviewMessage } from '../../views/protocol';
 import { debounce, ViewHost } from './viewHost';
 
 export class InsightsView extends ViewHost {

@@ -10,10 +10,11 @@ import type { CaptureApi } from '../capture/captureApi';
 import { demote, endEpisode, forgetMemory, giveFeedback, promote, undoForget } from '../memoryActions';
 import { reasonLabels, uiText } from '../uiText';
 import type { Services } from '../services';
-import type { MemoryView, RevealSection, WebviewMessage } from './protocol';
+import type { MemoryView, RevealSection } from '../../views/memoriesProtocol';
+import type { WebviewMessage } from '../../views/protocol';
 import { currentRelevantQuery, watchRelevantContext } from './relevantQuery';
 import { debounce, ViewHost } from './viewHost';
-import { fromRecall, filesOf, toDetails, toMarkdown, toMemoryView } from './viewModel';
+import { fromRecall, filesOf, toDetails, toMarkdown, toMemoryView } from '../../views/memoriesModel';
 
 export { FORGET_DELAY_MS } from '../pendingForgets';
 const RECENT_LIMIT = 20;

@@ -5,7 +5,7 @@ import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
 import { InsightsView } from './insightsView';
 import { MemoriesView } from './memoriesView';
-import type { RevealSection } from './protocol';
+import type { RevealSection } from '../../views/memoriesProtocol';
 import type { ViewHostState } from './viewHost';
 
 /** Test-only view into the providers (commands not contributed in package.json, so not in the palette). */

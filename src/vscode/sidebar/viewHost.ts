@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/types';
 import { buildHtml, localResourceRoots } from './html';
-import { describeRejected, parseWebviewMessage, type HostMessage, type ViewKind, type WebviewMessage } from './protocol';
+import { describeRejected, type ViewKind } from '../../views/common';
+import { parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../views/protocol';
 
 export interface ViewHostState {
   resolved: boolean;

@@ -1,11 +1,11 @@
 // Builds memories written by hand (command, @memory /remember, the engram_remember tool) with the same
 // defaults everywhere: workspace owner, a weak prior, maturity "observation" (trust is earned later),
 // secrets masked before the store ever sees the text.
-import type { Fact, Lesson, MemoryBase, MemorySource, Rule } from '../core/types';
-import { newId } from '../core/ids';
-import { maskSecrets } from '../core/mask';
-import { signatureKeyOf } from '../core/recall';
-import { normaliseSignature, signatureOf } from '../core/signature';
+import type { Fact, Lesson, MemoryBase, MemorySource, Rule } from './types';
+import { newId } from './ids';
+import { maskSecrets } from './mask';
+import { signatureKeyOf } from './recall';
+import { normaliseSignature, signatureOf } from './signature';
 
 export interface Origin {
   workspace: string;

@@ -1,13 +1,13 @@
-// Turns store memories into the plain rows and details the webview shows, and a memory into markdown
+// The memories view model: turns store memories into the plain rows and details the webview shows, and a memory into markdown
 // for "Copy as markdown". No 'vscode' import: it is data shaping only.
-import { historyText } from '../../core/history';
-import { english, type Translate } from '../../core/l10n';
-import type { RecallReason } from '../../core/reasons';
-import type { Episode, HistoryEntry, Memory, RecallResult } from '../../core/types';
-import { workspaceConfidence } from '../../core/trust';
-import { episodeFix, memoryTitle } from '../../core/types';
-import { workspaceRelativePath } from '../../core/workspacePath';
-import type { EpisodeRef, MemoryDetails, MemoryView, StepView } from './protocol';
+import { historyText } from '../core/history';
+import { english, type Translate } from '../core/l10n';
+import type { RecallReason } from '../core/reasons';
+import type { Episode, HistoryEntry, Memory, RecallResult } from '../core/types';
+import { workspaceConfidence } from '../core/trust';
+import { episodeFix, memoryTitle } from '../core/types';
+import { workspaceRelativePath } from '../core/workspacePath';
+import type { EpisodeRef, MemoryDetails, MemoryView, StepView } from './memoriesProtocol';
 
 /** What the view model needs from the store. */
 export interface MemoryLookup {

@@ -1,15 +1,10 @@
-// The one message protocol between the Engram views and their webviews, imported by both the extension
-// host (src/vscode/sidebar/*) and the webview bundle (media/src/*). Every message crossing the boundary
-// is parsed with the schemas below (core/schema) on the receiving side; anything unknown or malformed is
-// dropped (and logged by the caller). Parsers copy only the keys they know into fresh objects, so a
-// hostile `__proto__`/`constructor` key can never reach a prototype. No 'vscode' or DOM imports here.
-import type { InsightsData } from '../../core/insights';
-import { arr, bool, isPlainObject, lit, num as number, obj, oneOf, opt, own, str, tryParse, union, type Schema } from '../../core/schema';
-import type { FeedbackOutcome, Maturity, MemoryKind, Outcome } from '../../core/types';
+// The memories webview's own messages: list sections, open episodes, row details, the forget/undo
+// round trip and reveals from the host; searches and per-memory actions from the webview. Parsed on
+// receipt like every message; no 'vscode', DOM or Node imports.
+import { arr, bool, lit, obj, oneOf, opt, union, type Schema } from '../core/schema';
+import type { FeedbackOutcome, Maturity, MemoryKind, Outcome } from '../core/types';
+import { failed, id, MAX_ITEMS, maturity, num, text } from './common';
 
-// ---------------------------------------------------------------------------------------------- types
-
-export type ViewKind = 'memories' | 'insights';
 export type SectionId = 'relevant' | 'recent' | 'review' | 'search' | 'opened';
 export type RevealSection = 'relevant' | 'episodes' | 'recent' | 'search';
 
@@ -73,22 +68,15 @@ export type SectionState<T> =
 
 export interface RelevantContext { file?: string; errors: number }
 
-export type HostMessage =
-  | { type: 'init'; view: ViewKind; now: number; captureAvailable: boolean }
+export type MemoriesHostMessage =
   | { type: 'section'; section: SectionId; state: SectionState<MemoryView>; context?: RelevantContext; query?: string }
   | { type: 'episodes'; state: SectionState<OpenEpisodeItem> }
   | { type: 'details'; id: string; details?: MemoryDetails; error?: string }
   | { type: 'pendingForget'; id: string; title: string; deadline: number }
   | { type: 'forgetSettled'; id: string; undone: boolean }
-  | { type: 'reveal'; id?: string; section?: RevealSection; query?: string }
-  | { type: 'notice'; level: 'info' | 'error'; text: string }
-  | { type: 'insights'; state: { status: 'loading' } | { status: 'ready'; data: InsightsData } | { status: 'error'; message: string } };
+  | { type: 'reveal'; id?: string; section?: RevealSection; query?: string };
 
-/** Host commands the webview may ask for by name (never a command id string from the webview). */
-export type RunAction = 'recordLesson' | 'showLog' | 'refresh' | 'showInsights' | 'showPanel';
-
-export type WebviewMessage =
-  | { type: 'ready'; view: ViewKind }
+export type MemoriesWebviewMessage =
   | { type: 'search'; query: string }
   | { type: 'details'; id: string }
   | { type: 'feedback'; id: string; outcome: FeedbackOutcome }
@@ -102,24 +90,11 @@ export type WebviewMessage =
   | { type: 'openSource'; id: string }
   | { type: 'copyMarkdown'; id: string }
   | { type: 'endEpisode'; id: string }
-  | { type: 'closeOpened' }
-  | { type: 'run'; action: RunAction };
+  | { type: 'closeOpened' };
 
 // ----------------------------------------------------------------------------------------- validators
 
-/** A parser returns a fresh, typed copy of valid input, or `undefined`. */
-export type Parser<T> = (v: unknown) => T | undefined;
-
-const MAX_TEXT = 100_000;
-const MAX_ITEMS = 1000;
-
-const text = (max = MAX_TEXT) => str({ max });
-const id = str({ min: 1, max: 200 });
-const num = number();
-
 const kind = oneOf<MemoryKind>(['lesson', 'episode', 'fact', 'rule']);
-const maturity = oneOf<Maturity>(['observation', 'pattern', 'rule', 'constraint']);
-const viewKind = oneOf<ViewKind>(['memories', 'insights']);
 
 const memoryView = obj<MemoryView>({
   id, kind, title: text(2000), maturity, confidence: num, helped: num, notHelped: num, evidence: num,
@@ -140,7 +115,6 @@ const openEpisode = obj<OpenEpisodeItem>({
   id, title: text(2000), file: opt(text(1000)), signature: opt(text(2000)), startedAt: num, steps: num,
   source: oneOf(['diagnostics', 'terminal']),
 });
-const failed = obj<{ status: 'error'; message: string }>({ status: lit('error'), message: text(5000) });
 function sectionState<T>(item: Schema<T>): Schema<SectionState<T>> {
   return union<SectionState<T>>('status', {
     loading: obj<{ status: 'loading' }>({ status: lit('loading') }),
@@ -149,30 +123,11 @@ function sectionState<T>(item: Schema<T>): Schema<SectionState<T>> {
   });
 }
 
-const counts = obj<Record<Outcome, number>>({ success: num, partial: num, failure: num, abandoned: num });
-const insightsData = obj<InsightsData>({
-  now: num,
-  totals: obj<InsightsData['totals']>({ memories: num, episodes: num, lessons: num, rules: num, facts: num, constraints: num }),
-  weeks: arr(obj<InsightsData['weeks'][number]>({ weekStart: num, counts }), 520),
-  signatures: arr(obj<InsightsData['signatures'][number]>({ signature: text(2000), label: text(2000), count: num }), 100),
-  promotions: arr(obj<InsightsData['promotions'][number]>({ at: num, total: num, to: maturity }), 10_000),
-  timeSaved: obj<InsightsData['timeSaved']>({
-    totalMs: num, prevented: num, unestimated: num,
-    rows: arr(obj<InsightsData['timeSaved']['rows'][number]>({ signature: text(2000), label: text(2000), prevented: num, medianMs: opt(num) }), 100),
-  }),
-});
-const insightsState = union<Extract<HostMessage, { type: 'insights' }>['state']>('status', {
-  loading: obj<{ status: 'loading' }>({ status: lit('loading') }),
-  ready: obj<{ status: 'ready'; data: InsightsData }>({ status: lit('ready'), data: insightsData }),
-  error: failed,
-});
+type H<K extends MemoriesHostMessage['type']> = Extract<MemoriesHostMessage, { type: K }>;
+type W<K extends MemoriesWebviewMessage['type']> = Extract<MemoriesWebviewMessage, { type: K }>;
+const idOnly = <K extends MemoriesWebviewMessage['type']>(t: K) => obj<{ type: string; id: string }>({ type: lit<string>(t), id }) as unknown as Schema<W<K>>;
 
-type H<K extends HostMessage['type']> = Extract<HostMessage, { type: K }>;
-type W<K extends WebviewMessage['type']> = Extract<WebviewMessage, { type: K }>;
-const idOnly = <K extends WebviewMessage['type']>(t: K) => obj<{ type: string; id: string }>({ type: lit<string>(t), id }) as unknown as Schema<W<K>>;
-
-const webviewMessage = union<WebviewMessage>('type', {
-  ready: obj<W<'ready'>>({ type: lit('ready'), view: viewKind }),
+export const memoriesWebviewSchemas = {
   search: obj<W<'search'>>({ type: lit('search'), query: text(10_000) }),
   details: idOnly('details'),
   feedback: obj<W<'feedback'>>({ type: lit('feedback'), id, outcome: oneOf<FeedbackOutcome>(['prevented', 'still_failed']) }),
@@ -187,11 +142,9 @@ const webviewMessage = union<WebviewMessage>('type', {
   copyMarkdown: idOnly('copyMarkdown'),
   endEpisode: idOnly('endEpisode'),
   closeOpened: obj<W<'closeOpened'>>({ type: lit('closeOpened') }),
-  run: obj<W<'run'>>({ type: lit('run'), action: oneOf<RunAction>(['recordLesson', 'showLog', 'refresh', 'showInsights', 'showPanel']) }),
-} satisfies { [K in WebviewMessage['type']]: Schema<W<K>> });
+} satisfies { [K in MemoriesWebviewMessage['type']]: Schema<W<K>> };
 
-const hostMessage = union<HostMessage>('type', {
-  init: obj<H<'init'>>({ type: lit('init'), view: viewKind, now: num, captureAvailable: bool }),
+export const memoriesHostSchemas = {
   section: obj<H<'section'>>({
     type: lit('section'), section: oneOf<SectionId>(['relevant', 'recent', 'review', 'search', 'opened']),
     state: sectionState(memoryView),
@@ -205,19 +158,4 @@ const hostMessage = union<HostMessage>('type', {
   reveal: obj<H<'reveal'>>({
     type: lit('reveal'), id: opt(id), section: opt(oneOf<RevealSection>(['relevant', 'episodes', 'recent', 'search'])), query: opt(text(10_000)),
   }),
-  notice: obj<H<'notice'>>({ type: lit('notice'), level: oneOf(['info', 'error']), text: text(5000) }),
-  insights: obj<H<'insights'>>({ type: lit('insights'), state: insightsState }),
-} satisfies { [K in HostMessage['type']]: Schema<H<K>> });
-
-/** Parses a message the webview sent to the host. */
-export const parseWebviewMessage: Parser<WebviewMessage> = v => tryParse(webviewMessage, v);
-
-/** Parses a message the host sent to the webview. */
-export const parseHostMessage: Parser<HostMessage> = v => tryParse(hostMessage, v);
-
-/** Short description of a rejected message for the log (never the whole payload: it may be large). */
-export function describeRejected(v: unknown): string {
-  if (!isPlainObject(v)) return `non-object (${Array.isArray(v) ? 'array' : typeof v})`;
-  const t = own(v, 'type');
-  return typeof t === 'string' ? `type "${t.slice(0, 40)}"` : 'no type';
-}
+} satisfies { [K in MemoriesHostMessage['type']]: Schema<H<K>> };
