@@ -8,6 +8,7 @@ import type { EngramApi, EngramTestAccess } from '../../src/vscode/api';
 import type { Episode, Lesson, Memory } from '../../src/core/types';
 import { newId } from '../../src/core/ids';
 import { testAccess } from './testAccess';
+import { logText } from './engramLog';
 import { waitFor } from './waitFor';
 
 const EXTENSION_ID = 'engram-dev.engram';
@@ -26,6 +27,12 @@ async function api(): Promise<EngramTestAccess> {
   return testAccess(await ext.activate());
 }
 
+
+/** What capture saw, for a failure message: its open episodes and the terminal lines of its log. */
+function captureState(t: EngramTestAccess): string {
+  const log = logText(t).split('\n').filter(l => /episode|terminal|no output came through|capture/i.test(l)).slice(-25);
+  return `open episodes: ${JSON.stringify(t.capture?.openEpisodes() ?? [])}\nEngram log (capture lines):\n${log.join('\n')}`;
+}
 
 function root(): string {
   const f = vscode.workspace.workspaceFolders?.[0];
@@ -287,13 +294,14 @@ suite('Capture', function () {
         si.executeCommand(cmd);
       });
       assert.strictEqual(await run('bash scripts/fail.sh'), 1);
-      const open = await waitFor('the fail.sh episode', () => capture.openEpisodes().find(e => e.source === 'terminal' && e.title.includes('scripts/fail.sh')));
+      const open = await waitFor('the fail.sh episode', () => capture.openEpisodes().find(e => e.source === 'terminal' && e.title.includes('scripts/fail.sh')))
+        .catch(e => { throw new Error(`${(e as Error).message}\n${captureState(a)}`); });
       a.services.noteShown([shownFirst.id]);
       assert.strictEqual(await run('bash scripts/fail.sh'), 1); // the same error again: the shown memory did not help
       await waitFor('the retry to count against the memory shown first', async () => {
         await capture.flush();
         return store.history(shownFirst.id).some(h => h.type === 'feedback') || undefined;
-      });
+      }).catch(e => { throw new Error(`${(e as Error).message}\n${captureState(a)}`); });
       a.services.noteShown([shownLater.id]);
       fs.rmSync(marker);
       assert.strictEqual(await run('bash scripts/fail.sh'), 0);

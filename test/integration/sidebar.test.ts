@@ -3,8 +3,6 @@
 // the webview reach the store (Helpful, forget with undo), malformed messages are ignored and logged,
 // and the Insights view aggregates the store.
 import * as assert from 'assert';
-import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { EngramTestAccess } from '../../src/vscode/api';
 import type { MemoryView } from '../../src/views/memoriesProtocol';
@@ -12,6 +10,7 @@ import type { HostMessage } from '../../src/views/protocol';
 import { TEST_RECEIVE_COMMAND, TEST_STATE_COMMAND } from '../../src/vscode/sidebar/register';
 import type { ViewHostState } from '../../src/vscode/sidebar/viewHost';
 import { FORGET_DELAY_MS } from '../../src/vscode/sidebar/memoriesView';
+import { logText } from './engramLog';
 import { engram, openWithError, seedLesson, token, waitFor } from './surfaceHelpers';
 
 type States = { memories: ViewHostState; insights: ViewHostState };
@@ -33,24 +32,6 @@ async function postedRow(section: string, pred: (m: MemoryView) => boolean, what
   }, timeoutMs);
 }
 
-function logText(api: EngramTestAccess): string {
-  const dir = path.dirname(api.services.context.logUri.fsPath);
-  const out: string[] = [];
-  const walk = (d: string, depth: number) => {
-    let names: string[] = [];
-    try { names = fs.readdirSync(d); } catch { return; }
-    for (const n of names) {
-      const p = path.join(d, n);
-      try {
-        const st = fs.statSync(p);
-        if (st.isDirectory() && depth > 0) walk(p, depth - 1);
-        else if (st.isFile() && /engram/i.test(p) && p.endsWith('.log')) out.push(fs.readFileSync(p, 'utf8'));
-      } catch { /* rotated */ }
-    }
-  };
-  walk(dir, 2);
-  return out.join('\n');
-}
 
 suite('Sidebar', () => {
   let api: EngramTestAccess;

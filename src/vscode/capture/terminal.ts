@@ -99,9 +99,12 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
       readers.set(e.execution, { buffer, done });
     }),
     vscode.window.onDidEndTerminalShellExecution(e => {
-      const reader = readers.get(e.execution);
+      // No reader: the start event was missed (capture resumed mid-command, or VS Code did not send it
+      // for a quick run). The command line and exit code are still known; its output is not, and an
+      // empty output of a command that failed the same way before reads as that error (CommandErrors).
+      const reader = readers.get(e.execution) ?? { buffer: new BoundedBuffer(0), done: Promise.resolve() };
       readers.delete(e.execution);
-      if (!sink.active || !reader) return;
+      if (!sink.active) return;
       const line = e.execution.commandLine.value;
       const cwd = e.execution.cwd?.fsPath;
       const exitCode = e.exitCode;
@@ -113,6 +116,7 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
           try {
             if (!sink.active || !line.trim()) return;
             const output = boundText(sanitizeText(reader.buffer.text()), sink.maxOutputBytes());
+            if (!output.trim() && exitCode) sink.logger.info(`no output came through for \`${line}\` (exit ${exitCode}); read as its last failure when it had one`);
             const error = commandErrors.fromOutput(output, exitCode, line, cwd);
             // Only a bounded excerpt travels on (masked before it is stored); the full output is dropped here.
             sink.commandEnded({ id, line, cwd, exitCode, error, output: boundText(output, 1500) });
