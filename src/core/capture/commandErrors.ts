@@ -2,6 +2,7 @@
 import type { ErrorInfo } from '../episodeTracker';
 import { primaryError } from '../extract';
 import { normaliseSignature } from '../signature';
+import { normaliseCommand } from './commandLines';
 
 /** Error info for a failed run: the extracted root error, or the exit code and last output line. */
 export function errorFromOutput(output: string, exitCode: number | undefined, command: string): ErrorInfo | undefined {
@@ -33,7 +34,8 @@ export class CommandErrors {
   private readonly last = new Map<string, { exitCode: number; error: ErrorInfo }>();
 
   fromOutput(output: string, exitCode: number | undefined, command: string, cwd?: string): ErrorInfo | undefined {
-    const key = `${cwd ?? ''}\u0000${command.trim().replace(/\s+/g, ' ')}`;
+    // The same command as the tracker pairs runs by (env prefixes, `./` and spacing do not matter).
+    const key = `${cwd ?? ''}\u0000${normaliseCommand(command)}`;
     if (exitCode === undefined) return undefined;
     if (exitCode === 0) { this.last.delete(key); return undefined; }
     const previous = this.last.get(key);
