@@ -32,7 +32,8 @@ export function registerConstraints(services: Services): ConstraintChecks {
   const collection = vscode.languages.createDiagnosticCollection('engram');
   // Kept so a caller (the integration tests) can wait for a document to have been checked instead of
   // sleeping; bounded by the open documents (entries go when a document closes).
-  const lastChecks = new Map<string, { version: number; constraintIds: readonly string[] }>();
+  // The list is replaced on reload, never changed in place, so a reference says what a check saw.
+  const lastChecks = new Map<string, { version: number; against: readonly Constraint[] }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   let constraints: Constraint[] = [];
   let loaded: Promise<void> | undefined;
@@ -59,7 +60,7 @@ export function registerConstraints(services: Services): ConstraintChecks {
 
   const check = (doc: vscode.TextDocument): void => {
     if (doc.isClosed) return;
-    lastChecks.set(doc.uri.toString(), { version: doc.version, constraintIds: enabled() ? constraints.map(c => c.id) : [] });
+    lastChecks.set(doc.uri.toString(), { version: doc.version, against: enabled() ? constraints : [] });
     if (!enabled()) { collection.delete(doc.uri); return; }
     const rel = services.workspaceRelative(doc.uri);
     const applicable = rel ? constraints.filter(c => scopeMatches(c.scope, rel) && scopeMatches([c.check.glob], rel)) : [];
@@ -116,7 +117,12 @@ export function registerConstraints(services: Services): ConstraintChecks {
   // Open editors are checked once the window has settled; the store is not opened earlier than that.
   const initial = setTimeout(() => { if (vscode.workspace.textDocuments.length) void checkAll(); }, 1500);
   subs.push({ dispose: () => clearTimeout(initial) });
-  return { lastCheck: uri => lastChecks.get(uri.toString()) };
+  return {
+    lastCheck: uri => {
+      const last = lastChecks.get(uri.toString());
+      return last && { version: last.version, constraintIds: last.against.map(c => c.id) };
+    },
+  };
 }
 
 /** "Open memory" on every Engram constraint warning. */
