@@ -19,26 +19,37 @@ describe('Claude Code hooks', function () {
 
   const trace = () => fs.readFileSync(path.join(repoRoot(), 'test/fixtures/traces/jest-cart-total-tax.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l) as Ev);
 
-  it('a failing npm test, an Edit, a passing npm test and SessionEnd become one success episode whose lesson names the change', () => {
+  /**
+   * A project with src/cart.js and a store, from the real jest trace: its failing and passing `npm test`
+   * outputs, the file before and after the fix, the changed line, the lesson text that fix should get,
+   * and `hook` (one `engram hook claude-code` call; a hook prints nothing on stdout).
+   */
+  function jestSession(prefix: string, sessionId: string) {
     const evs = trace();
     const failing = evs.find(e => e.type === 'command' && e.exitCode === 1)!;
     const passing = evs.find(e => e.type === 'command' && e.exitCode === 0)!;
     const before = evs.find(e => e.type === 'open' && e.file === 'src/cart.js')!.text!;
     const after = evs.find(e => e.type === 'change' && e.file === 'src/cart.js')!.text!;
-    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hook-project-'));
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
     const store = path.join(project, '.store');
     fs.mkdirSync(path.join(project, 'src'));
     const cart = path.join(project, 'src', 'cart.js');
     // The Edit's old/new strings: the changed line, as Claude Code's Edit tool sends them.
     const oldLine = before.split('\n').find(l => !after.includes(l))!;
     const newLine = after.split('\n').find(l => !before.includes(l))!;
+    const expectedFix = `Changed ${'`'}${oldLine.trim()}${'`'} to ${'`'}${newLine.trim()}${'`'} in src/cart.js (line ${after.split('\n').indexOf(newLine) + 1}).`;
     const hook = (payload: object) => {
       const r = spawnSync(process.execPath, [cli, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
       assert.strictEqual(r.status, 0, r.stderr);
       assert.strictEqual(r.stdout, '', 'a hook prints nothing on stdout (Claude Code would show it)');
       return r.stderr;
     };
-    const base = { session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: project };
+    const base = { session_id: sessionId, transcript_path: '/tmp/t.jsonl', cwd: project };
+    return { failing, passing, before, after, project, store, cart, oldLine, newLine, expectedFix, hook, base };
+  }
+
+  it('a failing npm test, an Edit, a passing npm test and SessionEnd become one success episode whose lesson names the change', () => {
+    const { failing, passing, after, store, cart, oldLine, newLine, expectedFix, hook, base } = jestSession('engram-hook-project-', 'sess-1');
     hook({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test', description: 'Run tests' }, error: `Exit code 1\n${failing.output}` });
     fs.writeFileSync(cart, after);
     hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: cart, old_string: oldLine, new_string: newLine }, tool_response: { filePath: cart } });
@@ -52,28 +63,13 @@ describe('Claude Code hooks', function () {
     const shown = spawnSync(process.execPath, [cli, '--store', store, 'recall', 'expect(received).toBe(expected) cart total includes tax', '--json'], { encoding: 'utf8' });
     const lesson = (JSON.parse(shown.stdout) as { results: { kind: string; fixApproach?: string; rootCause?: string }[] }).results.find(r => r.kind === 'lesson');
     assert.ok(lesson, shown.stdout + shown.stderr);
-    assert.strictEqual(lesson.fixApproach, `Changed ${'`'}${oldLine.trim()}${'`'} to ${'`'}${newLine.trim()}${'`'} in src/cart.js (line ${after.split('\n').indexOf(newLine) + 1}).`);
+    assert.strictEqual(lesson.fixApproach, expectedFix);
     assert.match(lesson.rootCause ?? '', /`npm test` failed with .*cart total includes tax/);
   });
 
   it('a Write over an existing file is diffed (PreToolUse keeps the before-text); Stop stores what ended, SessionEnd does not store it again', () => {
-    const evs = trace();
-    const failing = evs.find(e => e.type === 'command' && e.exitCode === 1)!;
-    const passing = evs.find(e => e.type === 'command' && e.exitCode === 0)!;
-    const before = evs.find(e => e.type === 'open' && e.file === 'src/cart.js')!.text!;
-    const after = evs.find(e => e.type === 'change' && e.file === 'src/cart.js')!.text!;
-    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hook-write-'));
-    const store = path.join(project, '.store');
-    fs.mkdirSync(path.join(project, 'src'));
-    const cart = path.join(project, 'src', 'cart.js');
+    const { failing, passing, before, after, store, cart, expectedFix, hook, base } = jestSession('engram-hook-write-', 'sess-w');
     fs.writeFileSync(cart, before);
-    const hook = (payload: object) => {
-      const r = spawnSync(process.execPath, [cli, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
-      assert.strictEqual(r.status, 0, r.stderr);
-      assert.strictEqual(r.stdout, '');
-      return r.stderr;
-    };
-    const base = { session_id: 'sess-w', transcript_path: '/tmp/t.jsonl', cwd: project };
     hook({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, error: `Exit code 1\n${failing.output}` });
     hook({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: cart, content: after } });
     fs.writeFileSync(cart, after);
@@ -90,9 +86,7 @@ describe('Claude Code hooks', function () {
 
     const all = spawnSync(process.execPath, [cli, '--store', store, 'export'], { encoding: 'utf8' }).stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; fixApproach?: string });
     assert.deepStrictEqual(all.map(m => m.kind).sort(), ['episode', 'lesson'], 'one episode and one lesson, not two of each');
-    const oldLine = before.split('\n').find(l => !after.includes(l))!;
-    const newLine = after.split('\n').find(l => !before.includes(l))!;
-    assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, `Changed ${'`'}${oldLine.trim()}${'`'} to ${'`'}${newLine.trim()}${'`'} in src/cart.js (line ${after.split('\n').indexOf(newLine) + 1}).`);
+    assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, expectedFix);
   });
 
   it('maps the documented payloads; ignores what it does not know; refuses a session id that is not one', () => {
