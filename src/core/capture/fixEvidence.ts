@@ -5,6 +5,7 @@
 import type { TrackedEpisode } from '../episodeTracker';
 import { commandBody, commandConcerns, isFixCommand, normaliseCommand } from './commandLines';
 import type { FileDiff, Hunk } from './diff';
+import { isInstallCommand } from './packageManagers';
 
 const MAX_CHANGE_CHARS = 1500;
 const MAX_COMMANDS = 4;
@@ -155,12 +156,11 @@ export function isGenerated(file: string): boolean {
 
 /** Package manifests an install command edits itself (npm install x adds x to package.json). */
 const MANIFEST = /(^|\/)(?:package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|Cargo\.toml|go\.mod|Gemfile|composer\.json)$/;
-const INSTALLS = /\b(?:i|install|add|remove|rm|uninstall|un|update|up|upgrade|get|require|sync|tidy)\b/;
 
 export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): FixEvidence {
   const commands = t.outcome === 'success' || t.outcome === 'partial' ? fixCommands(t) : [];
   // When an install ran, the manifest's new entry is its consequence: the command is the fix.
-  const installed = commands.some(c => INSTALLS.test(commandBody(c)));
+  const installed = commands.some(isInstallCommand);
   const diffs = allDiffs.filter(d => !isGenerated(d.file) && !(installed && MANIFEST.test(d.file)));
   const ranked = rankHunks(t, diffs);
   const changedFiles = diffs.filter(d => d.hunks.length || d.created || d.deleted).map(d => d.file);
