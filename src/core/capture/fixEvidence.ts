@@ -5,6 +5,7 @@
 import type { TrackedEpisode } from '../episodeTracker';
 import { commandBody, commandConcerns, isFixCommand, normaliseCommand } from './commandLines';
 import type { FileDiff, Hunk } from './diff';
+import { errorConcerns, isCommentOnly, isDocsFile } from './inertChange';
 import { isInstallCommand } from './packageManagers';
 
 const MAX_CHANGE_CHARS = 1500;
@@ -68,6 +69,8 @@ export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[]): Ranked
     for (const h of d.hunks) {
       const m = meaningfulLines(h);
       if (!telling(m.removed) && !telling(m.added)) continue; // whitespace or punctuation only
+      // A plain comment changes no behaviour, unless the error is that very line (a lint rule on comments).
+      if (isCommentOnly(d.file, m) && !atErrorLine(t, d, h)) continue;
       let score = 0;
       if (t.file && d.file === t.file) {
         score += 3;
@@ -82,6 +85,11 @@ export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[]): Ranked
     }
   });
   return out.sort((a, b) => b.score - a.score);
+}
+
+function atErrorLine(t: TrackedEpisode, d: FileDiff, h: Hunk): boolean {
+  const line = t.error?.line;
+  return t.file === d.file && line !== undefined && line >= h.newFrom - 1 && line <= h.newTo + 1;
 }
 
 function clip(s: string, n: number): string {
@@ -131,6 +139,8 @@ export interface FixEvidence {
   explained: boolean;
   /** Identity of the fix for merging: the same commands or the same changed lines. */
   fixKey?: string;
+  /** Files that changed but cannot explain the fix (documentation, plain comments): never claimed. */
+  inert: string[];
 }
 
 /** Normalised identity of what was done: two lessons merge only when this matches. */
@@ -161,9 +171,12 @@ export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): F
   const commands = t.outcome === 'success' || t.outcome === 'partial' ? fixCommands(t) : [];
   // When an install ran, the manifest's new entry is its consequence: the command is the fix.
   const installed = commands.some(isInstallCommand);
-  const diffs = allDiffs.filter(d => !isGenerated(d.file) && !(installed && MANIFEST.test(d.file)));
+  // Documentation never fixes a compile, test or runtime error, unless the error is about that file.
+  const diffs = allDiffs.filter(d => !isGenerated(d.file) && !(installed && MANIFEST.test(d.file)) && !(isDocsFile(d.file) && !errorConcerns(t, d.file)));
   const ranked = rankHunks(t, diffs);
-  const changedFiles = diffs.filter(d => d.hunks.length || d.created || d.deleted).map(d => d.file);
+  const rankedFiles = new Set(ranked.map(r => r.diff.file));
+  const changedFiles = diffs.filter(d => rankedFiles.has(d.file) || d.created || d.deleted).map(d => d.file);
+  const inert = allDiffs.filter(d => !isGenerated(d.file) && !changedFiles.includes(d.file) && (d.hunks.length || d.created || d.deleted) && !(installed && MANIFEST.test(d.file))).map(d => d.file);
   const actions: string[] = [];
   if (commands.length) actions.push(`ran ${commands.map(c => '`' + clip(c, 120) + '`').join(', then ')}`);
   const fileLevel = diffs.map(describeFile).filter((s): s is string => !!s);
@@ -185,5 +198,5 @@ export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): F
   if (change.length > MAX_CHANGE_CHARS) change = change.slice(0, MAX_CHANGE_CHARS) + '\n…';
   const explained = commands.length > 0 || ranked.length > 0 || fileLevel.length > 0;
   const fixKey = fixKeyOf(commands, ranked);
-  return { change, commands, actions, changedFiles, explained, ...(fixKey ? { fixKey } : {}) };
+  return { change, commands, actions, changedFiles, explained, inert, ...(fixKey ? { fixKey } : {}) };
 }
