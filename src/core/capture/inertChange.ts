@@ -15,7 +15,7 @@ export function isDocsFile(file: string): boolean {
 
 /** How each language starts a comment line (a file of an unknown language has none: its lines count). */
 const SLASH = /^(?:\/\/|\/\*|\*\/?(?:\s|$))/;
-const HASH = /^#(?![!\[])/;
+const HASH = /^#(?![![])/;
 const DASH = /^--(?:\s|$)/;
 const MARKUP = /^<!--/;
 const COMMENTS: [RegExp, RegExp[]][] = [
