@@ -149,9 +149,10 @@ function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): s
   const top = ranked[0];
   if (!top) return undefined;
   const { removed, added } = meaningfulLines(top.hunk);
-  // Identifiers vary between projects; the shape of the change (what kind of line was added) does not.
+  // The same change is the same fix whatever the file's path or name (src/config.ts, src/server/config.ts):
+  // the hunk's text and, in a config file, the key it went under.
   const shape = (ls: string[]) => ls.map(l => l.trim().toLowerCase().replace(/\s+/g, ' ')).join('\n');
-  return `edit:${top.diff.file.split('/').pop()}:${top.hunk.keyPath ?? ''}:${shape(removed)}=>${shape(added)}`;
+  return `edit:${top.hunk.keyPath ?? ''}:${shape(removed)}=>${shape(added)}`;
 }
 
 /**
