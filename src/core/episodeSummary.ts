@@ -57,7 +57,7 @@ export function triggerText(t: TrackedEpisode): string {
 
 /** One line per changed file: "src/a.ts (+1 −1)". */
 function changedFiles(diffs: FileDiff[]): string {
-  return diffs.map(d => `${d.file} (+${d.added} −${d.removed})`).join(', ');
+  return diffs.map(d => (d.summary ? d.diff : `${d.file} (+${d.added} −${d.removed})`)).join(', ');
 }
 
 export function summaryTemplate(m: EpisodeMaterial): string {

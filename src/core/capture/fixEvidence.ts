@@ -6,6 +6,7 @@ import type { TrackedEpisode } from '../episodeTracker';
 import { commandBody, commandConcerns, isFixCommand, normaliseCommand } from './commandLines';
 import type { FileDiff, Hunk } from './diff';
 import { errorConcerns, isCommentOnly, isDocsFile } from './inertChange';
+import { isLockfile } from './lockfiles';
 import { isInstallCommand } from './packageManagers';
 
 const MAX_CHANGE_CHARS = 1500;
@@ -156,13 +157,31 @@ function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): s
 }
 
 /**
- * Files that commands write as a consequence (lockfiles, build output, caches): a by-product of the fix or
- * of the passing re-run, never the fix itself.
+ * Files that commands write as a consequence (build output, caches, lockfiles): a by-product of the fix or
+ * of the passing re-run, never the fix itself, never in a lesson's scope or files. The one decision of
+ * what is build output: capture calls it to keep such files out of an episode's steps, the lesson writer
+ * out of its fix. `outDirs`: the project's own output folders when known (tsc's outDir, buildOutputDirs).
  */
-const GENERATED = /(^|\/)(?:node_modules|dist|build|out|target|coverage|\.next|\.nuxt|\.turbo|\.cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|\.gradle|bin|obj)\/|(^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|composer\.lock|Gemfile\.lock|go\.sum)$|\.(?:o|obj|a|so|dylib|class|pyc|pyo|tsbuildinfo|map|log)$/;
+const GENERATED = /(^|\/)(?:node_modules|dist|build|out|target|coverage|\.next|\.nuxt|\.svelte-kit|\.turbo|\.parcel-cache|\.cache|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.venv|venv|\.gradle|bin|obj|\.eggs|[\w.-]+\.egg-info)\/|\.(?:o|obj|a|so|dylib|dll|class|pyc|pyo|tsbuildinfo|map|log)$/;
 
-export function isGenerated(file: string): boolean {
-  return GENERATED.test(file);
+export function isGenerated(file: string, outDirs: readonly string[] = []): boolean {
+  if (GENERATED.test(file) || isLockfile(file)) return true;
+  return outDirs.some(d => d && (file === d.replace(/\/$/, '') || file.startsWith(d.endsWith('/') ? d : `${d}/`)));
+}
+
+/**
+ * The output folders a tsconfig names (`outDir`, `declarationDir`), workspace-relative to the tsconfig's
+ * folder: `build/` for `"outDir": "./build"`. The file is JSON with comments and trailing commas.
+ */
+export function buildOutputDirs(tsconfigPath: string, text: string): string[] {
+  const base = tsconfigPath.includes('/') ? tsconfigPath.replace(/\/[^/]*$/, '/') : '';
+  const out: string[] = [];
+  for (const m of text.matchAll(/"(?:outDir|declarationDir)"\s*:\s*"([^"\n]{1,200})"/g)) {
+    const dir = m[1].replace(/^\.\//, '').replace(/\/+$/, '');
+    if (!dir || dir === '.' || dir.startsWith('..') || dir.startsWith('/')) continue;
+    out.push(`${base}${dir}/`);
+  }
+  return out;
 }
 
 /** Package manifests an install command edits itself (npm install x adds x to package.json). */
