@@ -274,6 +274,7 @@ function familyOf(tool: string, code: string | undefined, text: string): string 
     }
     case 'go': {
       if (code === 'FAIL') return 'go:test';
+      if (code === 'panic') return 'go:runtime';
       if (/import|module|package/.test(text)) return 'go:import';
       if (/redeclared|declared and not used|undefined: /.test(text)) return 'go:declaration';
       if (/cannot use|mismatched types|cannot convert|invalid operation/.test(text)) return 'go:type';

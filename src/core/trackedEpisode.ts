@@ -51,14 +51,14 @@ export interface TrackedEpisode {
   recurrences: number;
   /** Other errors of the same family the attempts ran into on the way (ModuleNotFoundError → ImportError). */
   variants?: ErrorInfo[];
-  /** The different error this one turned into: the step before it resolved this one (outcome success). */
-  changedTo?: ErrorInfo;
-  /** The episode opened for `changedTo`. */
-  nextEpisodeId?: string;
   /** Set while the error is gone but not yet confirmed gone (settling). */
   resolvingSince?: number;
   /** Restored after a window reload: what happened while the window was closed is unknown. */
   restored?: boolean;
+  /** The error this one turned into: the steps since the last run resolved it and a new episode opened. */
+  changedTo?: ErrorInfo;
+  /** The episode that new error opened. */
+  nextEpisodeId?: string;
 }
 
 export type TrackerEffect =

@@ -33,7 +33,7 @@ describe('packageManagers: what an install is', () => {
   });
 
   it('generators, config and files change the environment too; re-runs and reads do not', () => {
-    for (const c of ['npx --yes prisma generate', 'npx prisma migrate dev', 'pnpm dlx drizzle-kit push', 'npm run db:generate', 'npx tsc --init', 'python manage.py migrate', 'git config user.email a@b.c', 'touch src/helpers/__init__.py', 'export NODE_ENV=test', 'python -m venv .venv', 'docker compose up -d']) {
+    for (const c of ['npx --yes prisma generate', 'npx prisma migrate dev', 'pnpm dlx drizzle-kit push', 'npm run db:generate', 'npx tsc --init', 'python manage.py migrate', 'git config user.email a@b.c', 'touch src/helpers/__init__.py', 'export NODE_ENV=test', 'python -m venv .venv', 'docker compose up -d', 'npx jest -u', 'npx vitest run -u', 'npm test -- --updateSnapshot']) {
       assert.ok(changesEnvironment(c), c);
     }
     for (const c of ['npx jest', 'npx tsc -p .', 'git status', 'git diff', 'ls -la', 'cat package.json', 'echo $PATH', 'which tsc', 'node index.js', 'python -m pytest']) {

@@ -85,8 +85,11 @@ function installs(x: Invocation): boolean {
 /** Verbs that make something, whatever the program (`npx shadcn add x`, `tsc --init` has none: its flag is below). */
 const MAKING_VERB = /^(?:generate|gen|codegen|migrate|install|add|init|push|setup|bootstrap)$/;
 
+/** A test runner told to rewrite its snapshots (`npx jest -u`, `vitest -u`, `pytest --snapshot-update`) changes files. */
+const UPDATE_SNAPSHOTS = /^(?:-u|--updateSnapshot|--update-snapshots?|--snapshot-update|--update-snapshot)$/;
+
 function makes(x: Invocation): boolean {
-  return MAKING_VERB.test(positional(x.args)[0] ?? '') || x.args.includes('--init');
+  return MAKING_VERB.test(positional(x.args)[0] ?? '') || x.args.includes('--init') || x.args.some(a => UPDATE_SNAPSHOTS.test(a));
 }
 
 /** `python manage.py migrate`: the script is the program. */

@@ -51,8 +51,10 @@ export const located: Matcher = {
     if ((!isError && !isWarning) || !body || EXCEPTION_NAME_ONLY.test(body)) return true;
     const lead = LEADING_CODE.exec(body);
     if (lead) { code ??= lead[1]; body = lead[2]; }
+    // A trailing rule is the code unless a leading one took that place (pylint's `E1101: … (no-member)`):
+    // then its name stays in the message, where it says more than the number.
     const trail = TRAILING_CODE.exec(body);
-    if (trail) { code ??= trail[2] ?? trail[3] ?? trail[4]; body = trail[1].trim(); }
+    if (trail && !code) { code = trail[2] ?? trail[3] ?? trail[4]; body = trail[1].trim(); }
     // pyright puts the rule on the last line of the message's indented continuation.
     code ??= continuationCode(s.lines, i, raw);
     const base = file.replace(/^.*\//, '');

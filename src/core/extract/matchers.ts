@@ -18,7 +18,7 @@ import { mocha } from './mocha';
 import { jest } from './jest';
 import { generic } from './generic';
 import { git } from './git';
-import { goTest } from './gotest';
+import { goPanic, goTest } from './gotest';
 import { located } from './located';
 
 export const MATCHERS: readonly Matcher[] = [
@@ -63,6 +63,8 @@ export const MATCHERS: readonly Matcher[] = [
   // "--- FAIL: TestX": the indented "x_test.go:7: message" below is the test's report, which the located
   // matcher would take for context.
   goTest,
+  // "panic: x" with its goroutine's frames.
+  goPanic,
   // "CONFLICT (content): Merge conflict in x".
   git,
   // After every tool with a format of its own: "file:line: message" from any other tool (Go, flake8,
@@ -77,4 +79,4 @@ export const MATCHERS: readonly Matcher[] = [
 // matcher above, so the long tail of build noise costs one scan per line. A new matcher whose lines
 // contain none of these words must add its own here.
 // A "file:line" at the start of a line (after an analyser's "vet: ") may be any tool's diagnostic.
-export const MAY_START = /rror|ERR|atal|FATAL|xception|Traceback|Warning|Interrupt|Exit|Iteration|undefined reference|multiple definition|cannot find|not found|No such file|denied|Is a directory|Not a directory|File exists|unbound|ubstitution|redirect|arguments|expected|cannot execute|interpreter|terminated|FAILED|--- FAIL|CONFLICT|merge failed|●|^E\s|^npm |^\s+\d+\) |^\s*(?:[a-z][\w-]*: )?[^\s:]+:\d+[:\s]/;
+export const MAY_START = /rror|ERR|atal|FATAL|xception|Traceback|Warning|Interrupt|Exit|Iteration|undefined reference|multiple definition|cannot find|not found|No such file|denied|Is a directory|Not a directory|File exists|unbound|ubstitution|redirect|arguments|expected|cannot execute|interpreter|terminated|FAILED|--- FAIL|^panic: |CONFLICT|merge failed|●|^E\s|^npm |^\s+\d+\) |^\s*(?:[a-z][\w-]*: )?[^\s:]+:\d+[:\s]/;

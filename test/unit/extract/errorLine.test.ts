@@ -46,6 +46,13 @@ describe('extract: which line of a real run is the error', () => {
     assert.deepStrictEqual(all.map(x => x.message.split('\n')[1]), ['test: TestTotal', 'test: TestDiscount']);
   });
 
+  it('go run: a panic is the runtime error, located at its goroutine\'s first frame, not "exit status 2"', () => {
+    const e = fromRun('go-nil-map-panic');
+    assert.deepStrictEqual([e.tool, e.code, e.message, e.family], ['go', 'panic', 'assignment to entry in nil map', 'go:runtime']);
+    const found = primaryError(runFixture('go-nil-map-panic').text, { command: 'go run .' })!;
+    assert.deepStrictEqual([found.file, found.line], ['main.go', 7]);
+  });
+
   it('gcc under make in a 1,156-line build log: the one error among 230 warnings and their notes', () => {
     const r = runFixture('make-long-build-log');
     assert.ok(r.text.split('\n').length > 1000);
