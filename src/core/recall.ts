@@ -6,15 +6,15 @@
 // over the same caches and deps, and a rule in one step (say, tighter scope first) is only right read
 // with the others. What a query is made of lives apart, in recallQuery.ts.
 import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from './errorDetails';
-import { tokenize, type Bm25Index } from './lexical';
+import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
-import type { MemoryState } from './reduce';
+import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
 import { codeOf, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
 import { workspaceConfidence } from './trust';
-import type { Memory, OwnerScope, RecallQuery, RecallResult } from './types';
+import type { Memory, OwnerScope, RecallQuery, RecallResult, StaleCheck } from './types';
 
 // Callers keyed memories by these before they had their own module.
 export { querySignatures, signatureKeyOf, signatureTextOf } from './recallQuery';
@@ -23,13 +23,15 @@ export interface VectorSearch {
   search(query: Float32Array, n: number, filter?: (id: string) => boolean): { id: string; score: number }[];
 }
 
+/** What ranking reads (interfaces in recall/source.ts: the in-memory indexes, or a database's rows). */
 export interface RecallDeps {
-  state: MemoryState;
-  lexical: Bm25Index;
-  bySignature: Map<string, Set<string>>;
+  state: MemoryLookup;
+  lexical: WordIndex;
+  bySignature: SignatureIndex;
   vectors?: VectorSearch;
   embedQuery?: (text: string) => Promise<Float32Array | undefined>;
-  isStale?: (m: Memory) => string | undefined;
+  /** Why a memory is stale (code it names is gone); a query's own `isStale` (RecallQuery) comes first. */
+  isStale?: StaleCheck;
   defaultOwners?: OwnerScope[];
   /**
    * Rescore-only vectors: cosine for the candidates that signatures and words found, without scanning
@@ -231,7 +233,8 @@ export class RecallEngine {
     const floor = (eligible[0]?.score ?? 0) * RELATIVE_FLOOR;
     for (const r of eligible) {
       if (out.length >= k || r.score < floor) break;
-      if (this.deps.isStale?.(r.memory)) continue;
+      // Checked in rank order before a memory takes a place, so a stale one leaves room for the next.
+      if (await this.staleReason(r.memory, q)) continue;
       out.push(r);
     }
 
@@ -246,7 +249,7 @@ export class RecallEngine {
       const m = state.get(id);
       if (!keep(m)) continue;
       if (!q.file && m.scope.length) continue; // "in scope" needs a file unless the constraint applies everywhere
-      if (this.deps.isStale?.(m)) continue;
+      if (await this.staleReason(m, q)) continue;
       const r = byId.get(id) ?? this.score(m, { id, lex: 0, terms: [], cos: 0 }, now, hasVectors, scopeOf(m).spec, meaning, model);
       // Unasked, a constraint still needs evidence that it concerns this error: quiet beats noisy.
       if (q.proactive && !isStrong(r.evidence)) continue;
@@ -263,6 +266,13 @@ export class RecallEngine {
       if (!isStrong(r.evidence)) result.weak = true;
       return result;
     });
+  }
+
+  /** A check that fails says nothing: the memory stays (as before any check existed). */
+  private async staleReason(m: Memory, q: RecallQuery): Promise<string | undefined> {
+    const check = q.isStale ?? this.deps.isStale;
+    if (!check) return undefined;
+    try { return await check(m); } catch { return undefined; }
   }
 
   private passes(m: Memory, q: RecallQuery, owners: Set<OwnerScope>, now: number): boolean {
@@ -371,7 +381,7 @@ export class RecallEngine {
   private constraintIds(): string[] {
     const rev = this.deps.state.revision;
     if (this.constraintCache?.revision !== rev) {
-      const ids = this.deps.state.all().filter(m => m.maturity === 'constraint').map(m => m.id);
+      const ids = [...this.deps.state.all()].filter(m => m.maturity === 'constraint').map(m => m.id);
       this.constraintCache = { revision: rev, ids };
     }
     return this.constraintCache.ids;
