@@ -158,12 +158,17 @@ export function promotionAfter(m: Memory, ctx: PlanContext & { outcome?: Feedbac
   return t && { type: t.kind, id: m.id, at: ctx.now, from: m.maturity, to: t.to, reason: t.reason };
 }
 
-/** An outcome, and the step up or down the ladder it causes. */
-export function planFeedback(view: StoreView, m: Memory, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string }, ctx: PlanContext): MemoryEvent[] {
+/**
+ * An outcome, and the step up or down the ladder it causes. `replaces`: the user's verdict on a
+ * recurrence that already got an automatic outcome (core/capture/outcomeLedger.ts) takes that one back,
+ * so the recurrence counts once and as the user said.
+ */
+export function planFeedback(view: StoreView, m: Memory, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string; replaces?: FeedbackOutcome }, ctx: PlanContext): MemoryEvent[] {
   const workspace = ctx.workspace;
   const ev: MemoryEvent = {
     type: 'feedback', id: m.id, at: ctx.now, outcome,
     ...maskedReason(opts.reason), ...(opts.auto ? { auto: true } : {}), ...(workspace ? { workspace } : {}),
+    ...(opts.replaces && !opts.auto ? { replaces: opts.replaces } : {}),
   };
   const next = foldEvent(m, ev) ?? m;
   if (outcome === 'still_failed') {

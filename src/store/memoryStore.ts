@@ -175,7 +175,7 @@ export class MemoryStore {
     return this.change(id, (m, ctx) => planTeamEdit(m, edit, reason, ctx));
   }
 
-  async feedback(id: string, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string } = {}): Promise<void> {
+  async feedback(id: string, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string; replaces?: FeedbackOutcome } = {}): Promise<void> {
     return this.change(id, (m, ctx) => planFeedback(this.view, m, outcome, opts, ctx));
   }
 
