@@ -307,6 +307,7 @@ export class RecallEngine {
       matched: new Set(c.terms).size,
       similarity: Math.max(0, c.cos),
       model,
+      ...(m.kind === 'lesson' && m.unexplained ? { unexplained: true } : {}),
     };
     return { memory: m, score: round3(score), spec, c, evidence };
   }

@@ -84,6 +84,8 @@ export interface Episode extends MemoryBase {
   fixAction?: string;
   /** Identity of that fix (same commands or same changed lines), for grouping episodes into patterns. */
   fixKey?: string;
+  /** The episode about the different error this one's error turned into after its fix. */
+  nextEpisodeId?: string;
 }
 
 /**

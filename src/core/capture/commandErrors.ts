@@ -8,7 +8,7 @@ import { failingSegment } from './commandKinds';
 /** Error info for a failed run: the extracted root error, or the exit code and last output line. */
 export function errorFromOutput(output: string, exitCode: number | undefined, command: string): ErrorInfo | undefined {
   if (exitCode === undefined || exitCode === 0) return undefined;
-  const found = primaryError(output);
+  const found = primaryError(output, { command });
   if (found) {
     const sig = normaliseSignature(found.message, found.tool, found.code);
     return { key: sig.key, family: sig.family, message: found.message, code: found.code ?? sig.code, tool: found.tool, line: found.line };
