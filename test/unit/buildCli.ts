@@ -11,8 +11,13 @@ export function repoRoot(): string {
   return process.cwd();
 }
 
-/** Returns the path of a freshly built cli.js in a new temp folder named after `prefix`. */
+/**
+ * Returns the path of a freshly built cli.js in a new temp folder named after `prefix`. With
+ * ENGRAM_TEST_CLI set, that bundle instead: the same tests run against another build (say main's, to see
+ * a new test fail there before the change that makes it pass).
+ */
 export async function buildCli(prefix: string): Promise<string> {
+  if (process.env.ENGRAM_TEST_CLI) return path.resolve(process.env.ENGRAM_TEST_CLI);
   const root = repoRoot();
   const cli = path.join(fs.mkdtempSync(path.join(os.tmpdir(), prefix)), 'cli.js');
   // Resolved from the repo: the test bundle may run from a temp folder with no node_modules beside it.
