@@ -18,7 +18,7 @@ import { runPatternPass } from './store/patternPass';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
-import { runMcpCommand, stderrLogger } from './mcp/command';
+import { runMcpCommand } from './mcp/command';
 import { describeLocation, resolveStore, startFolder, type StoreLocation } from './store/location';
 import { runConnect } from './mcp/connectCommand';
 
