@@ -36,6 +36,8 @@ const node = {
   // transformers.js loads native onnxruntime at run time; it stays a real dependency, loaded only by
   // the embedding worker.
   external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
+  // jsonc-parser's default (UMD) build requires its parts at run time, which a bundle does not carry.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
 };
 

@@ -25,7 +25,7 @@ export async function buildCli(prefix: string): Promise<string> {
   await esbuild.build({
     entryPoints: [path.join(root, 'src/cli.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     outfile: cli, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
-    nodePaths: [path.join(root, 'node_modules')],
+    nodePaths: [path.join(root, 'node_modules')], alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   });
   return cli;
 }
