@@ -168,7 +168,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   // An agent's hook runs on every tool call: it only appends to its session file (no store opened) until
   // the session ends, and it never fails the agent's tool call (exit 0; problems on stderr).
   if (cmd === 'hook') {
-    const result = await runHook(rest[0], location.dir, location.folder, io).catch(e => { io.err(`engram hook: ${(e as Error).message}\n`); return 0; });
+    const result = await runHook(rest[0], location.dir, location.folder, io, async () => ({ MemoryStore, replayLines })).catch(e => { io.err(`engram hook: ${(e as Error).message}\n`); return 0; });
     return result;
   }
   for (const s of location.skipped) io.err(`engram: ignored: ${s}\n`);
@@ -427,6 +427,9 @@ async function* stdinLines(): AsyncIterable<string> {
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) yield line;
 }
+
+// What dist/hook.js loads from this bundle at Stop and SessionEnd (src/hookMain.ts).
+export { MemoryStore, replayLines };
 
 if (require.main === module) {
   main(process.argv.slice(2), {

@@ -182,8 +182,17 @@ const HOOK_EVENTS: { event: string; matcher?: string }[] = [
   { event: 'SessionEnd' },
 ];
 
-/** Ours: the command runs this CLI's `hook claude-code`. */
-const isOurHook = (h: unknown) => typeof (h as { command?: unknown })?.command === 'string' && / hook claude-code$/.test((h as { command: string }).command) && /engram|cli\.js/.test((h as { command: string }).command);
+/** Ours: the command runs this CLI's `hook claude-code`, or the hook's own bundle (`hook.js claude-code`). */
+const isOurHook = (h: unknown) => {
+  const c = (h as { command?: unknown })?.command;
+  return typeof c === 'string' && (/ hook claude-code$/.test(c) && /engram|cli\.js/.test(c) || /hook\.js"? claude-code$/.test(c));
+};
+
+/** The hook's command: dist/hook.js beside the CLI when it is there (a fraction of the CLI's start-up cost). */
+function hookCommand(cli: string): string {
+  const hook = path.join(path.dirname(cli), 'hook.js');
+  return fs.existsSync(hook) ? `node ${JSON.stringify(hook)} claude-code` : `node ${JSON.stringify(cli)} hook claude-code`;
+}
 
 function hookGroups(config: Record<string, unknown>, file: string): Record<string, unknown[]> {
   const h = config.hooks ?? {};
@@ -217,7 +226,7 @@ export function connectHooks(folder: string, cli: string): ConnectResult {
   const existing = readJson(file)?.value;
   const config = existing ?? {};
   const groups = withoutOurs(hookGroups(config, file));
-  const command = `node ${JSON.stringify(cli)} hook claude-code`;
+  const command = hookCommand(cli);
   for (const { event, matcher } of HOOK_EVENTS) {
     groups[event] = [...(groups[event] ?? []), { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
   }

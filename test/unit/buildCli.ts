@@ -29,3 +29,15 @@ export async function buildCli(prefix: string): Promise<string> {
   });
   return cli;
 }
+
+/** Builds src/hookMain.ts as dist/hook.js is built, beside `cli` (it loads cli.js from its own folder). */
+export async function buildHook(cli: string): Promise<string> {
+  const root = repoRoot();
+  const hook = path.join(path.dirname(cli), 'hook.js');
+  const esbuild = createRequire(path.join(root, 'package.json'))('esbuild') as typeof import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(root, 'src/hookMain.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    outfile: hook, logLevel: 'error', nodePaths: [path.join(root, 'node_modules')],
+  });
+  return hook;
+}
