@@ -13,7 +13,7 @@ import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } fr
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
 import { boundedLines, type OversizedLine } from './store/lineReader';
-import { MemoryStore } from './store/memoryStore';
+import { MemoryStore, owedCompactions } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
@@ -190,7 +190,8 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   let store: MemoryStore | undefined;
   try {
     const workspaceId = str(args, 'workspace');
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading });
+    // A reading command that finds forgotten text still owed a compaction opens for writing and pays it.
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0 });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
       case 'recall': return await runRecall(store, rest, args, io, json, location);

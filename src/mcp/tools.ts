@@ -77,6 +77,8 @@ export async function forgetTool(ctx: ToolContext, a: { id: string; reason?: str
   const store = await ctx.store();
   if (!store.get(a.id)) throw new Error(`No memory with id ${a.id}.`);
   await store.forget(a.id, a.reason ?? `forgotten by ${ctx.agent()} over MCP`);
+  // "Forgot" is true only once the text is in no file (the server runs for hours; a timer is not enough).
+  await store.eraseRemoved();
   return `Forgot ${a.id}.`;
 }
 

@@ -25,7 +25,7 @@ import { storeStats, type StoreStats } from './storeStats';
 import { importLines, type ImportLinesOptions, type ImportReport } from './importer';
 import type { OversizedLine } from './lineReader';
 
-export { COMPACT_PENDING_FILE } from './compactor';
+export { COMPACT_PENDING_FILE, owedCompactions } from './compactor';
 export { MAX_REPORTED_ERRORS, type ImportLinesOptions, type ImportReport } from './importer';
 export type { StoreStats } from './storeStats';
 
@@ -296,6 +296,15 @@ export class MemoryStore {
     return this.compactor.flush();
   }
 
+  /**
+   * Pays every compaction owed now (Compactor.settle): when this resolves, forgotten and expired text is
+   * in no file of the folder, the .prev pair included. True when one ran. For a caller that must not
+   * return before then (the MCP `forget` tool); close() does the same.
+   */
+  async eraseRemoved(): Promise<boolean> {
+    return this.compactor.settle();
+  }
+
   private async runDueCompaction(): Promise<boolean> {
     try {
       await this.serial(() => this.compactInner());
@@ -319,9 +328,9 @@ export class MemoryStore {
   }
 
   private async closeInner(): Promise<void> {
-    // A compaction still waiting for its quiet time runs now: forgotten text must not wait for the next
-    // session (a CLI `forget` exits right after). A follow-up it owes is paid at the next open.
-    if (this.compactor.due) await this.flushCompaction();
+    // Compactions still owed run now, the follow-up that clears the .prev pair included: forgotten text
+    // must not wait for the next session (a CLI `forget` exits right after).
+    if (this.compactor.due) await this.eraseRemoved();
     this.compactor.cancel();
     this.closed = true;
     await this.refreshing;

@@ -6,6 +6,7 @@ import type * as vscode from 'vscode';
 import { explanationIn, type AgentExplanationInput } from '../../core/capture/agentExplanation';
 import { memoryTitle } from '../../core/types';
 import { formatError } from '../errors';
+import type { MemoryStore } from '../../store/index';
 import type { Services } from '../services';
 
 /** What this needs from the capture controller (which registers it: no import back). */
@@ -35,13 +36,19 @@ export function followAgentExplanations(services: Services, capture: Explainable
     services.fireChanged();
   };
 
-  void services.store().then(store => {
-    if (disposed) return;
+  // Subscribed on the first poll that has an episode to explain, not at activation: asking for the store
+  // here loaded the store bundle and opened the log at activation (bench/activation.mjs). An explanation
+  // attaches only to an open or just-ended episode, which is when the poll reads the log.
+  let followed: MemoryStore | undefined;
+  const follow = (store: MemoryStore): void => {
+    if (disposed || followed === store) return; // a reopened store is a new object: follow that one
+    sub?.dispose();
+    followed = store;
     sub = store.onDidChange(ids => { for (const id of ids) void fold(id).catch(e => services.logger.warn(`agent explanation ${id}: ${formatError(e)}`)); });
-  }, () => undefined);
+  };
   const timer = setInterval(() => {
     if (!capture.explainable()) return;
-    void services.store().then(s => s.refresh()).catch(e => services.logger.debug(`reading the shared log: ${formatError(e)}`));
+    void services.store().then(s => { follow(s); return s.refresh(); }).catch(e => services.logger.debug(`reading the shared log: ${formatError(e)}`));
   }, POLL_MS);
   return { dispose: () => { disposed = true; clearInterval(timer); sub?.dispose(); } };
 }
