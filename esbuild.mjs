@@ -36,6 +36,8 @@ const node = {
   // transformers.js loads native onnxruntime at run time; it stays a real dependency, loaded only by
   // the embedding worker.
   external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
+  // jsonc-parser's default (UMD) build requires its parts at run time, which a bundle does not carry.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
 };
 
@@ -53,6 +55,9 @@ const configs = [
   // only when first needed, so activation parses almost nothing.
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts' }, outdir: 'dist' },
+  // Claude Code's hook runs on every Edit and Bash call: its own small entry, which loads cli.js only to
+  // store episodes (Stop, SessionEnd).
+  { ...node, entryPoints: { hook: 'src/hookMain.ts' }, outdir: 'dist' },
   {
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
     logLevel: 'warning', entryPoints: { webview: 'media/src/main.ts' }, outdir: 'dist', plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],

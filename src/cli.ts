@@ -7,7 +7,8 @@ import * as path from 'path';
 import * as readline from 'readline';
 import { reasonTexts } from './core/reasons';
 import { mean } from './core/trust';
-import { toWorkspaceRelative } from './core/scope';
+import { toWorkspaceFile } from './core/workspacePath';
+import { RecallService } from './core/recallService';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
@@ -17,8 +18,8 @@ import { runPatternPass } from './store/patternPass';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
-import { runMcpCommand, stderrLogger } from './mcp/command';
-import { describeLocation, resolveStore, startFolder } from './store/location';
+import { runMcpCommand } from './mcp/command';
+import { describeLocation, resolveStore, startFolder, type StoreLocation } from './store/location';
 import { runConnect } from './mcp/connectCommand';
 
 const USAGE = `engram — episodic memory for coding agents (headless)
@@ -161,13 +162,13 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
   const start = startFolder(str(args, 'folder'), process.cwd());
   if (start.note) io.err(`engram: ${start.note}\n`);
-  const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder });
+  const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder, folderGiven: start.given });
   if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
   if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io, { hooks: args.flags.has('hooks'), user: args.flags.has('user') });
   // An agent's hook runs on every tool call: it only appends to its session file (no store opened) until
   // the session ends, and it never fails the agent's tool call (exit 0; problems on stderr).
   if (cmd === 'hook') {
-    const result = await runHook(rest[0], location.dir, location.folder, io).catch(e => { io.err(`engram hook: ${(e as Error).message}\n`); return 0; });
+    const result = await runHook(rest[0], location.dir, location.folder, io, async () => ({ MemoryStore, replayLines })).catch(e => { io.err(`engram hook: ${(e as Error).message}\n`); return 0; });
     return result;
   }
   for (const s of location.skipped) io.err(`engram: ignored: ${s}\n`);
@@ -178,21 +179,25 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   const reading = cmd === 'recall' || cmd === 'export' || cmd === 'stats' || cmd === 'show';
   if (reading && !fs.existsSync(dir)) { io.err(`engram: no memory store at ${dir}${location.source === 'fallback' ? ' (pass --store DIR, set ENGRAM_STORE_DIR, or open the folder in VS Code with Engram)' : ''}\n`); return 1; }
 
+  // The workspace root (store/location.ts): the published folder, --folder, or the project folder above
+  // the working directory; an agent may start in a subfolder.
+  const folder = location.folder;
+  if (cmd === 'mcp') {
+    // The MCP server writes under the folder's name, as the VS Code window for that folder does.
+    const workspace = str(args, 'workspace') ?? path.basename(folder);
+    return runMcpCommand({ dir: path.resolve(dir), folder, cwd: location.cwd, rootKnown: location.rootKnown, workspace, personal: location.personal, io });
+  }
   let store: MemoryStore | undefined;
   try {
-    // The workspace root whose publication was found (an agent may start in a subfolder), else --folder or cwd.
-    const folder = location.folder;
-    // The MCP server writes under the folder's name, as the VS Code window for that folder does.
-    const workspaceId = str(args, 'workspace') ?? (cmd === 'mcp' ? path.basename(folder) : undefined);
+    const workspaceId = str(args, 'workspace');
     // A reading command that finds forgotten text still owed a compaction opens for writing and pays it.
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0, ...(cmd === 'mcp' ? { logger: stderrLogger(io) } : {}) });
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0 });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
-      case 'recall': return await runRecall(store, rest, args, io, json);
+      case 'recall': return await runRecall(store, rest, args, io, json, location);
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
-      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), personal: location.personal, io });
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });
@@ -291,7 +296,7 @@ function resultJson(r: RecallResult) {
   }
 }
 
-async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io, json: boolean): Promise<number> {
+async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io, json: boolean, at: StoreLocation): Promise<number> {
   const kVal = str(args, 'k');
   const k = kVal === undefined ? undefined : Number(kVal);
   if (k !== undefined && (!Number.isInteger(k) || k < 1 || k > 1000)) throw new UsageError('--k must be a whole number from 1 to 1000');
@@ -299,11 +304,15 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
   const owners = list<OwnerScope>(args, 'owners', ['workspace', 'personal', 'team']);
   const outcome = str(args, 'outcome');
   if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure') throw new UsageError('--outcome must be success or failure');
-  const cwd = process.cwd();
-  const rel = (f: string | undefined) => (f ? toWorkspaceRelative(f, [cwd]) ?? f : undefined);
+  // A file relative to where the command runs (or absolute), as the workspace root's path: the one normaliser.
+  const rel = (f: string | undefined) => (f ? toWorkspaceFile(f, at.folder, at.cwd) ?? f : undefined);
   // --proactive applies exactly the gate the editor's unasked surfaces use (core/recallGate.ts).
   const proactive = args.flags.has('proactive') || undefined;
-  const ask = (query: string, file?: string) => store.recall({ text: query, file: rel(file), k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive });
+  // The one recall service, as the window and `engram mcp` ask it. Like the editor's search, this command
+  // shows what the store holds and checks no files (scripts and benches read it as a search); what an
+  // agent is handed over MCP is stale-checked.
+  const service = new RecallService({ workspace: async () => store, owners: () => owners ?? ['workspace', 'team'] });
+  const ask = (query: string, file?: string, kq = k) => service.recall({ text: query, file: rel(file), k: kq, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive }, { checkStale: false });
 
   const queriesFile = str(args, 'queries');
   if (queriesFile) {
@@ -316,7 +325,7 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
       try { q = JSON.parse(line); } catch { io.out(JSON.stringify({ line: n, error: 'not valid JSON' }) + '\n'); continue; }
       if (typeof q?.query !== 'string') { io.out(JSON.stringify({ line: n, error: '"query" must be a string' }) + '\n'); continue; }
       const file = typeof q.file === 'string' && q.file ? q.file : undefined;
-      const results = await store.recall({ text: q.query, file: rel(file), k: typeof q.k === 'number' ? q.k : k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive });
+      const results = await ask(q.query, file, typeof q.k === 'number' ? q.k : k);
       if (json) io.out(JSON.stringify({ query: q.query, ...(file ? { file } : {}), results: results.map(resultJson) }) + '\n');
       else io.out(readable(q.query, results) + '\n');
     }
@@ -419,6 +428,9 @@ async function* stdinLines(): AsyncIterable<string> {
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) yield line;
 }
+
+// What dist/hook.js loads from this bundle at Stop and SessionEnd (src/hookMain.ts).
+export { MemoryStore, replayLines };
 
 if (require.main === module) {
   main(process.argv.slice(2), {

@@ -1,6 +1,7 @@
-// The `engram mcp` command: a stderr logger (stdout is the protocol) and the server run over the store
-// the CLI opened.
+// The `engram mcp` command: a stderr logger (stdout is the protocol), the stores opened in the background
+// (so `initialize` is answered at once; each tool call waits for what it needs) and the server over them.
 import type { Logger } from '../core/types';
+import type { Embedder } from '../store/embedder';
 import { MemoryStore } from '../store/memoryStore';
 import { version } from '../../package.json';
 import { runMcpServer } from './server';
@@ -21,14 +22,34 @@ export function stderrLogger(io: ErrIo): Logger {
   };
 }
 
-export async function runMcpCommand(store: MemoryStore, opts: { folder: string; workspace: string; personal?: string; io: ErrIo }): Promise<number> {
+export interface McpCommandOptions {
+  dir: string;
+  folder: string;
+  cwd: string;
+  rootKnown: boolean;
+  workspace: string;
+  personal?: string;
+  /** The embedder both stores use (the window's model when its files are here, else the hash one). */
+  embedder?(): Promise<Embedder | undefined>;
+  io: ErrIo;
+}
+
+export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
   const log = stderrLogger(opts.io);
+  const embedder = (opts.embedder?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+  const store = embedder.then(e => MemoryStore.open(opts.dir, { workspaceId: opts.workspace, logger: log, ...(e ? { embedder: e } : {}) }));
   // Read only: memories are written to the workspace store; the personal one is the window's to change.
-  const personal = opts.personal ? await MemoryStore.open(opts.personal, { readOnly: true, logger: log }).catch(e => { log.warn(`personal store ${opts.personal} not opened: ${(e as Error).message}`); return undefined; }) : undefined;
+  const personal = opts.personal
+    ? embedder.then(e => MemoryStore.open(opts.personal!, { readOnly: true, logger: log, ...(e ? { embedder: e } : {}) }))
+      .catch(e => { log.warn(`personal store ${opts.personal} not opened: ${(e as Error).message}`); return undefined; })
+    : undefined;
+  store.catch(() => undefined); // reported by the server and by each tool call
   try {
-    await runMcpServer({ store, personal, folder: opts.folder, workspace: opts.workspace, version, log });
+    await runMcpServer({ store, personal, folder: opts.folder, cwd: opts.cwd, rootKnown: opts.rootKnown, workspace: opts.workspace, version, log });
   } finally {
-    await personal?.close();
+    await (await personal)?.close();
+    await (await store.catch(() => undefined))?.close();
+    (await embedder)?.dispose();
   }
   return 0;
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { buildCli, repoRoot } from './buildCli';
+import { buildCli, buildHook, repoRoot } from './buildCli';
 import { claudeHookEvents, projectRelative } from '../../src/core/capture/claudeCode';
 import { connectHooks, disconnectHooks } from '../../src/mcp/connect';
 
@@ -24,7 +24,7 @@ describe('Claude Code hooks', function () {
    * outputs, the file before and after the fix, the changed line, the lesson text that fix should get,
    * and `hook` (one `engram hook claude-code` call; a hook prints nothing on stdout).
    */
-  function jestSession(prefix: string, sessionId: string) {
+  function jestSession(prefix: string, sessionId: string, run: string[] = [cli]) {
     const evs = trace();
     const failing = evs.find(e => e.type === 'command' && e.exitCode === 1)!;
     const passing = evs.find(e => e.type === 'command' && e.exitCode === 0)!;
@@ -39,7 +39,7 @@ describe('Claude Code hooks', function () {
     const newLine = after.split('\n').find(l => !before.includes(l))!;
     const expectedFix = `Changed ${'`'}${oldLine.trim()}${'`'} to ${'`'}${newLine.trim()}${'`'} in src/cart.js (line ${after.split('\n').indexOf(newLine) + 1}).`;
     const hook = (payload: object) => {
-      const r = spawnSync(process.execPath, [cli, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
+      const r = spawnSync(process.execPath, [...run, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
       assert.strictEqual(r.status, 0, r.stderr);
       assert.strictEqual(r.stdout, '', 'a hook prints nothing on stdout (Claude Code would show it)');
       return r.stderr;
@@ -106,6 +106,28 @@ describe('Claude Code hooks', function () {
       assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, expectedFix);
     });
   }
+  it('dist/hook.js, the hook\'s own small entry, appends without the store and stores at SessionEnd through cli.js beside it', async () => {
+    const hookJs = await buildHook(cli);
+    const bundle = fs.readFileSync(hookJs, 'utf8');
+    // A design rule, not a timing: the store, the replay and vectra are not in the hook's bundle.
+    for (const name of ['class MemoryStore', 'LocalIndex', 'class CapturePipeline']) assert.ok(!bundle.includes(name), `${name} is in hook.js`);
+    assert.ok(bundle.length < 200_000, `hook.js is ${bundle.length} bytes`);
+    const { failing, passing, after, store, cart, oldLine, newLine, expectedFix, hook, base } = jestSession('engram-hookjs-', 'sess-h', [hookJs]);
+    hook({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, error: `Exit code 1\n${failing.output}` });
+    assert.ok(!fs.existsSync(path.join(store, 'events.jsonl')), 'an append opened the store');
+    fs.writeFileSync(cart, after);
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: cart, old_string: oldLine, new_string: newLine }, tool_response: { filePath: cart } });
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: passing.output, stderr: '' } });
+    assert.match(hook({ ...base, hook_event_name: 'SessionEnd', reason: 'exit' }), /1 episode\(s\), 1 lesson\(s\) stored/);
+    const lessons = spawnSync(process.execPath, [cli, '--store', store, 'export'], { encoding: 'utf8' }).stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; fixApproach?: string }).filter(m => m.kind === 'lesson');
+    assert.deepStrictEqual(lessons.map(l => l.fixApproach), [expectedFix]);
+    // connect --hooks names hook.js when it sits beside the CLI.
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hookjs-connect-'));
+    connectHooks(project, cli);
+    const settings = JSON.parse(fs.readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    assert.strictEqual(settings.hooks.PostToolUse[0].hooks[0].command, `node ${JSON.stringify(hookJs)} claude-code`);
+    assert.strictEqual(disconnectHooks(project).change, 'deleted-file');
+  });
 
   it('maps the documented payloads; ignores what it does not know; refuses a session id that is not one', () => {
     const ctx = { project: '/p', now: 5, readText: () => 'a\nB\n' };

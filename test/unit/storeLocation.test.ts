@@ -110,7 +110,7 @@ describe('store location (engram where)', () => {
     const s = startFolder('${workspaceFolder}', repo);
     assert.strictEqual(s.folder, repo);
     assert.match(s.note ?? '', /did not expand/);
-    assert.deepStrictEqual(startFolder(path.join(tmp, 'x'), repo), { folder: path.join(tmp, 'x') });
+    assert.deepStrictEqual(startFolder(path.join(tmp, 'x'), repo), { folder: path.join(tmp, 'x'), given: true });
   });
 
   it('`engram where` prints the choice; other commands say when they fall back', async function () {

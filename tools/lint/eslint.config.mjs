@@ -60,6 +60,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The same for the hook's own entry: dist/cli.js, at a path known only at run time, at Stop/SessionEnd.
+    files: ['src/hookMain.ts'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/core/**'],
     rules: {
       ...noImports(['vscode', ...NODE_BUILTINS], 'src/core is pure TypeScript: no vscode, no Node built-ins.'),
