@@ -59,10 +59,6 @@ export interface TrackedEpisode {
   resolvingSince?: number;
   /** Restored after a window reload: what happened while the window was closed is unknown. */
   restored?: boolean;
-  /** The error this one turned into: the steps since the last run resolved it and a new episode opened. */
-  changedTo?: ErrorInfo;
-  /** The episode that new error opened. */
-  nextEpisodeId?: string;
 }
 
 export type TrackerEffect =
