@@ -6,10 +6,9 @@
 // over the same caches and deps, and a rule in one step (say, tighter scope first) is only right read
 // with the others. What a query is made of lives apart, in recallQuery.ts.
 import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from './errorDetails';
-import { tokenize, type Bm25Index } from './lexical';
+import { tokenize, type WordIndex } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
-import type { MemoryState } from './reduce';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
 import { codeOf, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
@@ -23,10 +22,32 @@ export interface VectorSearch {
   search(query: Float32Array, n: number, filter?: (id: string) => boolean): { id: string; score: number }[];
 }
 
+/** What recall reads of the state: a MemoryState, or the store's state over its persisted view. */
+export interface RecallState {
+  readonly revision: number;
+  get(id: string): Memory | undefined;
+  has(id: string): boolean;
+  /** Only for what the deps below do not provide (constraints, episodes' lessons). */
+  all(): Memory[];
+}
+
+/** Memories by signature key, and the keys that carry the same message under another tool prefix. */
+export interface SignatureLookup {
+  idsWith(key: string): Iterable<string>;
+  /** Keys whose message text (signatureTextOf) is `text`, for texts of 12 characters or more. */
+  keysWithText(text: string): Iterable<string>;
+}
+
 export interface RecallDeps {
-  state: MemoryState;
-  lexical: Bm25Index;
-  bySignature: Map<string, Set<string>>;
+  state: RecallState;
+  lexical: WordIndex;
+  /** The signature map, or `signatures` (a store that keeps it persisted). */
+  bySignature?: Map<string, Set<string>>;
+  signatures?: SignatureLookup;
+  /** Ids of constraints in the order first recorded; default: a scan of the state per revision. */
+  constraintIds?: () => readonly string[];
+  /** The first lesson (in the order first recorded) citing an episode; default: a scan per revision. */
+  lessonOfEpisode?: (episodeId: string) => string | undefined;
   vectors?: VectorSearch;
   embedQuery?: (text: string) => Promise<Float32Array | undefined>;
   isStale?: (m: Memory) => string | undefined;
@@ -99,7 +120,7 @@ export class RecallEngine {
   constructor(private readonly deps: RecallDeps) {}
 
   async recall(q: RecallQuery): Promise<RecallResult[]> {
-    const { state, lexical, bySignature } = this.deps;
+    const { state, lexical } = this.deps;
     const now = q.now ?? Date.now();
     const k = Math.max(1, Math.floor(q.k ?? DEFAULT_K));
     const owners = new Set<OwnerScope>(q.owners ?? this.deps.defaultOwners ?? DEFAULT_OWNERS);
@@ -114,17 +135,17 @@ export class RecallEngine {
 
     // 1. Exact signature keys: the whole query, and each error found in it. The same normalised message
     //    under another tool prefix (a pasted line without "error TS…:" framing) counts too.
-    const byText = this.signatureTexts();
+    const sigs = this.signatures();
     const sigIds = new Map<string, string>(); // id -> label
     for (const [key, label] of querySignatures(text)) {
-      for (const id of bySignature.get(key) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
+      for (const id of sigs.idsWith(key)) if (!sigIds.has(id)) sigIds.set(id, label);
       const code = codeOf(key);
-      for (const other of byText.get(signatureTextOf(key)) ?? []) {
+      for (const other of sigs.keysWithText(signatureTextOf(key))) {
         // When one side lacks a code, or both have the same one under another tool (mocha and node print
         // the same ERR_ASSERTION): TS2322 and TS2345 with the same words are different errors.
         const otherCode = codeOf(other);
         if (other === key || (code !== '-' && otherCode !== '-' && otherCode !== code)) continue;
-        for (const id of bySignature.get(other) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
+        for (const id of sigs.idsWith(other)) if (!sigIds.has(id)) sigIds.set(id, label);
       }
     }
 
@@ -200,9 +221,9 @@ export class RecallEngine {
     const model = hasVectors && !!vectors;
     // One item per piece of knowledge: an episode whose lesson is live stands behind that lesson, which
     // takes its match (and is judged on its own details: the test, the module).
-    const lessonOf = this.episodeLessons();
+    const lessonOf = this.deps.lessonOfEpisode ?? (() => { const map = this.episodeLessons(); return (id: string) => map.get(id); })();
     for (const c of [...cands.values()]) {
-      const lessonId = lessonOf.get(c.id);
+      const lessonId = lessonOf(c.id);
       const lesson = lessonId ? state.get(lessonId) : undefined;
       if (!lessonId || !keep(lesson) || state.get(c.id)?.kind !== 'episode') continue;
       cands.delete(c.id);
@@ -350,9 +371,15 @@ export class RecallEngine {
     return terms.map(t => ({ t, idf: this.deps.lexical.idf(t) })).sort((a, b) => b.idf - a.idf).map(x => x.t);
   }
 
+  /** The deps' signature lookup, or one over their signature map. */
+  private signatures(): SignatureLookup {
+    if (this.deps.signatures) return this.deps.signatures;
+    const map = this.deps.bySignature ?? new Map<string, Set<string>>();
+    return { idsWith: key => map.get(key) ?? [], keysWithText: text => this.signatureTexts(map).get(text) ?? [] };
+  }
+
   /** Normalised message text → signature keys carrying it, rebuilt when the map changes. */
-  private signatureTexts(): Map<string, string[]> {
-    const map = this.deps.bySignature;
+  private signatureTexts(map: Map<string, Set<string>>): Map<string, string[]> {
     const rev = this.deps.state.revision;
     if (this.textCache?.revision !== rev || this.textCache.size !== map.size) {
       const byText = new Map<string, string[]>();
@@ -368,7 +395,8 @@ export class RecallEngine {
   }
 
   /** Ids of constraints, cached per state revision (the list is short; scanning every memory is not). */
-  private constraintIds(): string[] {
+  private constraintIds(): readonly string[] {
+    if (this.deps.constraintIds) return this.deps.constraintIds();
     const rev = this.deps.state.revision;
     if (this.constraintCache?.revision !== rev) {
       const ids = this.deps.state.all().filter(m => m.maturity === 'constraint').map(m => m.id);

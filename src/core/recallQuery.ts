@@ -2,7 +2,7 @@
 // their weight, the words the user typed (for readable reasons), and the signature key of a memory's raw
 // error text computed the same way. recall.ts ranks with these; newMemory and the hover key memories by them.
 import { extractErrors } from './extract';
-import { meaningfulText, tokenize, type Bm25Index } from './lexical';
+import { meaningfulText, tokenize, type WordIndex } from './lexical';
 import { normaliseSignature, signatureOf } from './signature';
 
 /** Query words kept for scoring: the rarest, so a pasted log does not cost a pass over every common word. */
@@ -55,7 +55,7 @@ function firstLine(s: string): string {
   return s.split('\n').find(l => l.trim())?.trim() ?? s.trim();
 }
 
-export function pickTokens(tokens: string[], lexical: Bm25Index): string[] {
+export function pickTokens(tokens: string[], lexical: WordIndex): string[] {
   const unique = [...new Set(tokens)];
   if (unique.length <= MAX_QUERY_TOKENS) return tokens;
   const best = new Set(unique.map(t => ({ t, idf: lexical.idf(t) })).filter(x => x.idf > 0)
@@ -96,7 +96,7 @@ export function shownWord(w: string): boolean {
  */
 export interface QueryMeaning { idf: Map<string, number>; total: number; message: Set<string>; isError: boolean }
 
-export function queryMeaning(text: string, tokens: string[], lexical: Bm25Index): QueryMeaning {
+export function queryMeaning(text: string, tokens: string[], lexical: WordIndex): QueryMeaning {
   let message = new Set<string>();
   let isError = false;
   try {
