@@ -12,7 +12,7 @@ import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } fr
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
 import { boundedLines, type OversizedLine } from './store/lineReader';
-import { MemoryStore } from './store/memoryStore';
+import { MemoryStore, owedCompactions } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
@@ -184,7 +184,8 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     const folder = location.folder;
     // The MCP server writes under the folder's name, as the VS Code window for that folder does.
     const workspaceId = str(args, 'workspace') ?? (cmd === 'mcp' ? path.basename(folder) : undefined);
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading, ...(cmd === 'mcp' ? { logger: stderrLogger(io) } : {}) });
+    // A reading command that finds forgotten text still owed a compaction opens for writing and pays it.
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0, ...(cmd === 'mcp' ? { logger: stderrLogger(io) } : {}) });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
       case 'recall': return await runRecall(store, rest, args, io, json);

@@ -156,9 +156,21 @@ function baseFields(o: Record<string, unknown>, kind: MemoryKind, now: number, o
 
 function parseScope(o: Record<string, unknown>): string[] {
   const scope = (optStrings(o, 'scope', 500) ?? []).map(s => s.trim()).filter(Boolean);
+  const secret = scope.findIndex(holdsSecret);
+  if (secret >= 0) fail(`"scope" entry ${secret + 1} ${MASKED_GLOB}`);
   const bad = scopeProblem(scope);
   if (bad) fail(bad);
   return scope;
+}
+
+/**
+ * Mask, then validate: a glob is checked as it would be stored. Masking turns a secret in it into
+ * «secret:…», which no workspace path holds, so the line is refused here, by its number and without the
+ * value, instead of failing the whole import when the store validates the masked scope.
+ */
+const MASKED_GLOB = 'holds a secret or personal data; masked, it would no longer be a workspace glob';
+function holdsSecret(text: string): boolean {
+  return maskSecrets(text) !== text;
 }
 
 function refId(id: string | undefined, field: string): string | undefined {
@@ -328,10 +340,13 @@ const check = map(obj<{ glob?: string; pattern?: string; flags?: string }>({
   flags: maybe(str({ max: 8 })),
 }, 'an object with glob and pattern'), ({ glob, pattern, flags }) => {
   if (!glob || !pattern) fail('"check" needs "glob" and "pattern"');
+  if (holdsSecret(glob)) fail(`"check.glob" ${MASKED_GLOB}`);
   const badGlob = globProblem(glob);
   if (badGlob) fail(`"check.glob" is not a workspace glob: ${badGlob}`);
-  // The same test as a check made in the editor: RE2 must be able to run it (core/checkPattern.ts).
-  const problem = validateCheck({ glob, pattern, flags });
+  // The same test as a check made in the editor: RE2 must be able to run it (core/checkPattern.ts), as
+  // written and as it will be stored (masked).
+  const masked = maskSecrets(pattern);
+  const problem = validateCheck({ glob, pattern, flags }) ?? (masked !== pattern ? validateCheck({ glob, pattern: masked, flags }) : undefined);
   if (problem) fail(`"check" is not usable: ${problem}`);
   return { glob, pattern, ...(flags ? { flags } : {}) } as NonNullable<Lesson['check']>;
 });

@@ -4,5 +4,5 @@
 // Recall and the store import from here.
 export { meaningfulText } from './lexical/meaningfulText';
 export { stem, tokenize } from './lexical/tokenize';
-export { Bm25Index, type Scored, type WordIndex } from './lexical/bm25';
+export { Bm25Index, type Scored } from './lexical/bm25';
 export { LayeredBm25, type FrozenPostings, type FrozenWords } from './lexical/layeredBm25';

@@ -6,14 +6,15 @@
 // over the same caches and deps, and a rule in one step (say, tighter scope first) is only right read
 // with the others. What a query is made of lives apart, in recallQuery.ts.
 import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from './errorDetails';
-import { tokenize, type WordIndex } from './lexical';
+import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
+import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
 import { codeOf, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
 import { workspaceConfidence } from './trust';
-import type { Memory, OwnerScope, RecallQuery, RecallResult } from './types';
+import type { Memory, OwnerScope, RecallQuery, RecallResult, StaleCheck } from './types';
 
 // Callers keyed memories by these before they had their own module.
 export { querySignatures, signatureKeyOf, signatureTextOf } from './recallQuery';
@@ -22,35 +23,19 @@ export interface VectorSearch {
   search(query: Float32Array, n: number, filter?: (id: string) => boolean): { id: string; score: number }[];
 }
 
-/** What recall reads of the state: a MemoryState, or the store's state over its persisted view. */
-export interface RecallState {
-  readonly revision: number;
-  get(id: string): Memory | undefined;
-  has(id: string): boolean;
-  /** Only for what the deps below do not provide (constraints, episodes' lessons). */
-  all(): Memory[];
-}
-
-/** Memories by signature key, and the keys that carry the same message under another tool prefix. */
-export interface SignatureLookup {
-  idsWith(key: string): Iterable<string>;
-  /** Keys whose message text (signatureTextOf) is `text`, for texts of 12 characters or more. */
-  keysWithText(text: string): Iterable<string>;
-}
-
+/** What ranking reads (interfaces in recall/source.ts: the in-memory indexes, the store's persisted view, or a database's rows). */
 export interface RecallDeps {
-  state: RecallState;
+  state: MemoryLookup;
   lexical: WordIndex;
-  /** The signature map, or `signatures` (a store that keeps it persisted). */
-  bySignature?: Map<string, Set<string>>;
-  signatures?: SignatureLookup;
-  /** Ids of constraints in the order first recorded; default: a scan of the state per revision. */
+  bySignature: SignatureIndex;
+  /** Ids of constraints in the order first recorded; default: a scan of `state.all()` per revision. */
   constraintIds?: () => readonly string[];
-  /** The first lesson (in the order first recorded) citing an episode; default: a scan per revision. */
+  /** The first lesson (in the order first recorded) citing an episode; default: a scan of `state.all()` per revision. */
   lessonOfEpisode?: (episodeId: string) => string | undefined;
   vectors?: VectorSearch;
   embedQuery?: (text: string) => Promise<Float32Array | undefined>;
-  isStale?: (m: Memory) => string | undefined;
+  /** Why a memory is stale (code it names is gone); a query's own `isStale` (RecallQuery) comes first. */
+  isStale?: StaleCheck;
   defaultOwners?: OwnerScope[];
   /**
    * Rescore-only vectors: cosine for the candidates that signatures and words found, without scanning
@@ -252,7 +237,8 @@ export class RecallEngine {
     const floor = (eligible[0]?.score ?? 0) * RELATIVE_FLOOR;
     for (const r of eligible) {
       if (out.length >= k || r.score < floor) break;
-      if (this.deps.isStale?.(r.memory)) continue;
+      // Checked in rank order before a memory takes a place, so a stale one leaves room for the next.
+      if (await this.staleReason(r.memory, q)) continue;
       out.push(r);
     }
 
@@ -267,7 +253,7 @@ export class RecallEngine {
       const m = state.get(id);
       if (!keep(m)) continue;
       if (!q.file && m.scope.length) continue; // "in scope" needs a file unless the constraint applies everywhere
-      if (this.deps.isStale?.(m)) continue;
+      if (await this.staleReason(m, q)) continue;
       const r = byId.get(id) ?? this.score(m, { id, lex: 0, terms: [], cos: 0 }, now, hasVectors, scopeOf(m).spec, meaning, model);
       // Unasked, a constraint still needs evidence that it concerns this error: quiet beats noisy.
       if (q.proactive && !isStrong(r.evidence)) continue;
@@ -284,6 +270,13 @@ export class RecallEngine {
       if (!isStrong(r.evidence)) result.weak = true;
       return result;
     });
+  }
+
+  /** A check that fails says nothing: the memory stays (as before any check existed). */
+  private async staleReason(m: Memory, q: RecallQuery): Promise<string | undefined> {
+    const check = q.isStale ?? this.deps.isStale;
+    if (!check) return undefined;
+    try { return await check(m); } catch { return undefined; }
   }
 
   private passes(m: Memory, q: RecallQuery, owners: Set<OwnerScope>, now: number): boolean {
@@ -371,15 +364,17 @@ export class RecallEngine {
     return terms.map(t => ({ t, idf: this.deps.lexical.idf(t) })).sort((a, b) => b.idf - a.idf).map(x => x.t);
   }
 
-  /** The deps' signature lookup, or one over their signature map. */
-  private signatures(): SignatureLookup {
-    if (this.deps.signatures) return this.deps.signatures;
-    const map = this.deps.bySignature ?? new Map<string, Set<string>>();
-    return { idsWith: key => map.get(key) ?? [], keysWithText: text => this.signatureTexts(map).get(text) ?? [] };
+  /** Memories by key, and the keys sharing a message text: the index's own lookup when it has one. */
+  private signatures(): { idsWith(key: string): Iterable<string>; keysWithText(text: string): Iterable<string> } {
+    const index = this.deps.bySignature;
+    return {
+      idsWith: key => index.get(key) ?? [],
+      keysWithText: text => (index.keysWithText ? index.keysWithText(text) : this.signatureTexts(index).get(text) ?? []),
+    };
   }
 
-  /** Normalised message text → signature keys carrying it, rebuilt when the map changes. */
-  private signatureTexts(map: Map<string, Set<string>>): Map<string, string[]> {
+  /** Normalised message text → signature keys carrying it, rebuilt when the index changes. */
+  private signatureTexts(map: SignatureIndex): Map<string, string[]> {
     const rev = this.deps.state.revision;
     if (this.textCache?.revision !== rev || this.textCache.size !== map.size) {
       const byText = new Map<string, string[]>();
@@ -399,7 +394,7 @@ export class RecallEngine {
     if (this.deps.constraintIds) return this.deps.constraintIds();
     const rev = this.deps.state.revision;
     if (this.constraintCache?.revision !== rev) {
-      const ids = this.deps.state.all().filter(m => m.maturity === 'constraint').map(m => m.id);
+      const ids = [...this.deps.state.all()].filter(m => m.maturity === 'constraint').map(m => m.id);
       this.constraintCache = { revision: rev, ids };
     }
     return this.constraintCache.ids;

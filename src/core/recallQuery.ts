@@ -2,7 +2,8 @@
 // their weight, the words the user typed (for readable reasons), and the signature key of a memory's raw
 // error text computed the same way. recall.ts ranks with these; newMemory and the hover key memories by them.
 import { extractErrors } from './extract';
-import { meaningfulText, tokenize, type WordIndex } from './lexical';
+import { meaningfulText, tokenize } from './lexical';
+import type { WordIndex } from './recall/source';
 import { normaliseSignature, signatureOf } from './signature';
 
 /** Query words kept for scoring: the rarest, so a pasted log does not cost a pass over every common word. */

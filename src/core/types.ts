@@ -227,7 +227,16 @@ export interface RecallQuery {
    * proactive gate (core/recallGate.ts) come back, constraints included.
    */
   proactive?: boolean;
+  /**
+   * Why a memory is stale (the code it names is gone), undefined when it is not: checked in rank order
+   * before a memory takes one of the k places, so stale ones never reach the caller and leave room for
+   * the next. Every surface gets it from the recall service (core/recallService.ts).
+   */
+  isStale?: StaleCheck;
 }
+
+/** The stale guard as recall consults it (the window's checker, or a folder probe in the CLI and MCP). */
+export type StaleCheck = (m: Memory) => string | undefined | Promise<string | undefined>;
 
 export interface RecallResult {
   memory: Memory;

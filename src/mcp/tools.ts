@@ -114,6 +114,8 @@ export async function feedbackTool(ctx: ToolContext, a: { id: string; outcome: F
 export async function forgetTool(ctx: ToolContext, a: { id: string; reason?: string }): Promise<string> {
   if (!ctx.store.get(a.id)) throw new Error(`No memory with id ${a.id}.`);
   await ctx.store.forget(a.id, a.reason ?? `forgotten by ${ctx.agent()} over MCP`);
+  // "Forgot" is true only once the text is in no file (the server runs for hours; a timer is not enough).
+  await ctx.store.eraseRemoved();
   return `Forgot ${a.id}.`;
 }
 

@@ -136,6 +136,20 @@ export class Compactor {
     this.timer.unref?.();
   }
 
+  /**
+   * Pays every compaction owed now (the two a forget or an expiry needs, a debt from an earlier session),
+   * so removed text is in no file of the folder when this resolves; true when one ran. Bounded: each
+   * compaction owes at most one more, and a failed one stops the loop (its debt stays on disk).
+   */
+  async settle(): Promise<boolean> {
+    let ran = false;
+    for (let i = 0; i < 3 && this.wanted; i++) {
+      if (!(await this.flush())) break;
+      ran = true;
+    }
+    return ran;
+  }
+
   /** Runs the due compaction now instead of after its quiet time; true when one ran. */
   async flush(): Promise<boolean> {
     this.cancel();
@@ -162,8 +176,11 @@ export class Compactor {
   }
 }
 
-/** Compactions the folder still owes to removed text (0 when none, or the marker is unreadable). */
-function owedCompactions(dir: string): number {
+/**
+ * Compactions the folder still owes to removed text (0 when none, or the marker is unreadable). A reader
+ * that finds a debt opens the store for writing so it can pay it (the CLI's reading commands).
+ */
+export function owedCompactions(dir: string): number {
   try {
     const n = Number(readFileNoFollowSync(path.join(dir, COMPACT_PENDING_FILE)).buf.toString('utf8').trim());
     return Number.isInteger(n) && n > 0 ? Math.min(n, 2) : 0;

@@ -61,7 +61,16 @@ export class DerivedIndexes {
     return new RecallEngine({
       get state() { return self.state(); },
       get lexical() { return self.lexical; },
-      signatures: { idsWith: key => self.idsWithSignature(key), keysWithText: text => self.keysWithText(text) },
+      bySignature: {
+        get: key => self.idsWithSignature(key),
+        keysWithText: text => self.keysWithText(text),
+        *keys() {
+          const base = self.state().base;
+          if (base) for (let i = 0; i < base.signatureCount; i++) yield base.signatureAt(i);
+          yield* self.sigOver.keys();
+        },
+        get size() { return (self.state().base?.signatureCount ?? 0) + self.sigOver.size; },
+      },
       constraintIds: () => this.ranks().constraints,
       lessonOfEpisode: id => this.lessonOf(id),
       // A model's vectors are searched in full; hash vectors only rescore what words and signatures found.

@@ -113,8 +113,17 @@ export async function importLines(
       error(lineNo, `duplicate id "${id}": ${seen.has(id) ? 'an earlier line has it' : 'already in the store'}; line skipped`);
       continue;
     }
+    // The store's own checks run on the masked record (prepareMemory): one that fails there is this
+    // line's problem, reported by number, never the end of the import.
+    let prepared: ReturnType<typeof prepareImported>;
+    try {
+      prepared = prepareImported(parsed.memory, opts, { now, workspace: target.workspace });
+    } catch (e) {
+      error(lineNo, `${(e as Error).message}; line skipped`);
+      continue;
+    }
     seen.add(id);
-    const { memory: m, dropped } = prepareImported(parsed.memory, opts, { now, workspace: target.workspace });
+    const { memory: m, dropped } = prepared;
     if (dropped) note(lineNo, `${dropped} evidence id(s) not kept: evidence from an untrusted file does not count toward promotion`);
     if (m.kind === 'lesson' && !seededSigs.has(m.errorSignature)) {
       seededSigs.add(m.errorSignature);

@@ -31,7 +31,7 @@ import { ViewDamagedError } from './viewFile';
 import { ViewKeeper } from './viewKeeper';
 import { removeViewFiles } from './viewStore';
 
-export { COMPACT_PENDING_FILE } from './compactor';
+export { COMPACT_PENDING_FILE, owedCompactions } from './compactor';
 export { VIEW_FILE } from './viewFormat';
 export { MAX_REPORTED_ERRORS, type ImportLinesOptions, type ImportReport } from './importer';
 export type { StoreStats } from './storeStats';
@@ -67,6 +67,8 @@ export class MemoryStore {
   private refreshing?: Promise<void>;
   private closing?: Promise<void>;
   private recovering?: Promise<void>;
+  /** eraseRemoved is paying owed compactions one after another. */
+  private settling = false;
 
   private constructor(
     readonly dir: string,
@@ -382,8 +384,11 @@ export class MemoryStore {
       apply: events => this.applyDerived(events),
       now: this.now,
     });
-    // The old generation's views are gone (they may hold removed text): write this one's.
-    if (!this.opts.readOnly) await this.views.write().catch(e => this.logger.warn(`could not write the store's view: ${(e as Error).message}`));
+    // The old generation's views are gone (they may hold removed text): write this one's, unless another
+    // compaction follows at once (eraseRemoved writes it after the last).
+    if (!this.opts.readOnly && !(this.settling && this.compactor.due)) {
+      await this.views.write().catch(e => this.logger.warn(`could not write the store's view: ${(e as Error).message}`));
+    }
     return r;
   }
 
@@ -439,6 +444,24 @@ export class MemoryStore {
     return this.compactor.flush();
   }
 
+  /**
+   * Pays every compaction owed now (Compactor.settle): when this resolves, forgotten and expired text is
+   * in no file of the folder, the .prev pair included. True when one ran. For a caller that must not
+   * return before then (the MCP `forget` tool); close() does the same.
+   */
+  async eraseRemoved(): Promise<boolean> {
+    // The view is written once, after the last of them, not after each (each write is a pass over the store).
+    this.settling = true;
+    try {
+      return await this.compactor.settle();
+    } finally {
+      this.settling = false;
+      const base = this.state.base;
+      const stale = base ? base.header.log.generation !== this.log.readPosition.generation : this.state.size > 0;
+      if (!this.opts.readOnly && !this.closed && stale) await this.writeView().catch(e => this.logger.warn(`could not write the store's view: ${(e as Error).message}`));
+    }
+  }
+
   private async runDueCompaction(): Promise<boolean> {
     try {
       await this.serial(() => this.compactInner());
@@ -465,9 +488,9 @@ export class MemoryStore {
   }
 
   private async closeInner(): Promise<void> {
-    // A compaction still waiting for its quiet time runs now: forgotten text must not wait for the next
-    // session (a CLI `forget` exits right after). A follow-up it owes is paid at the next open.
-    if (this.compactor.due) await this.flushCompaction();
+    // Compactions still owed run now, the follow-up that clears the .prev pair included: forgotten text
+    // must not wait for the next session (a CLI `forget` exits right after).
+    if (this.compactor.due) await this.eraseRemoved();
     this.compactor.cancel();
     // What this process added on top of the view is written, so the next process does not fold it again.
     if (this.views.due()) await this.writeView().catch(e => this.logger.warn(`could not write the store's view: ${(e as Error).message}`));

@@ -52,6 +52,16 @@ describe('cli (dist/cli.js)', function () {
     assert.match(report.errors[2].error, /duplicate id/);
   });
 
+  it('a secret inside a scope glob skips that line, by number, and imports the rest (exit 0)', () => {
+    const token = 'ghp_' + 'Zq8Wx2Vb'.repeat(4) + 'Kk11';
+    const { code, report } = importFile([seed[0], JSON.stringify({ kind: 'lesson', id: 'deploy-1', errorSignature: TS2322, rootCause: 'r', fixApproach: 'f', scope: [`deploy/${token}/**`] }), seed[3]]);
+    assert.strictEqual(code, 0);
+    assert.strictEqual(report.imported, 2);
+    assert.deepStrictEqual(report.errors.map(e => e.line), [2]);
+    assert.match(report.errors[0].error, /"scope" entry 1 holds a secret/);
+    assert.ok(!JSON.stringify(report).includes(token.slice(4)), 'the token is not echoed');
+  });
+
   it('exits non-zero when nothing could be read', () => {
     const r = run(['--store', store, 'import', path.join(dir, 'missing.jsonl')]);
     assert.notStrictEqual(r.code, 0);

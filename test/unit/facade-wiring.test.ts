@@ -214,21 +214,42 @@ describe('store facade wiring', () => {
       await r.close();
     });
 
-    it('a forget right before close (a CLI run) compacts at close, and the next open pays the second compaction', async () => {
+    it('a forget right before close (a CLI run) pays both compactions at close', async () => {
       const s = await open();
       const gone = await s.record(fact(`Deploys go through ${UNIQUE}`));
       const kept = await s.record(fact('Release notes live in docs/releases'));
       await s.forget(gone.id);
       await s.close();
-      assert.ok(allBytes(dir).includes(UNIQUE), 'one compaction keeps a step back in the .prev pair');
-      assert.strictEqual(fs.readFileSync(path.join(dir, COMPACT_PENDING_FILE), 'utf8'), '1', 'the debt is on disk');
-      const again = await open();
-      await again.close();
-      assert.ok(!allBytes(dir).includes(UNIQUE), 'gone after the next session');
+      assert.ok(!allBytes(dir).includes(UNIQUE), 'gone when close resolves, the .prev pair included');
+      assert.ok(!fs.existsSync(path.join(dir, COMPACT_PENDING_FILE)), 'nothing is owed');
       const r = await open();
       assert.strictEqual((r.get(kept.id) as Fact).content, 'Release notes live in docs/releases');
       assert.strictEqual(r.list().length, 1);
       await r.close();
+    });
+
+    it('a debt an earlier session left (it died after one compaction) is paid when the next session closes', async () => {
+      const s = await open();
+      const gone = await s.record(fact(`Deploys go through ${UNIQUE}`));
+      await s.forget(gone.id);
+      assert.strictEqual(await s.flushCompaction(), true);
+      assert.strictEqual(fs.readFileSync(path.join(dir, COMPACT_PENDING_FILE), 'utf8'), '1', 'the debt is on disk');
+      assert.ok(allBytes(dir).includes(UNIQUE), 'one compaction keeps a step back in the .prev pair');
+      // s is abandoned here, as a killed process would leave it.
+      const again = await open();
+      await again.close();
+      assert.ok(!allBytes(dir).includes(UNIQUE), 'gone after the next session');
+      assert.ok(!fs.existsSync(path.join(dir, COMPACT_PENDING_FILE)));
+    });
+
+    it('eraseRemoved pays both compactions at once', async () => {
+      const s = await open();
+      const gone = await s.record(fact(`Deploys go through ${UNIQUE}`));
+      await s.forget(gone.id);
+      assert.strictEqual(await s.eraseRemoved(), true);
+      assert.ok(!allBytes(dir).includes(UNIQUE));
+      assert.strictEqual(await s.eraseRemoved(), false, 'nothing left to pay');
+      await s.close();
     });
 
     it('a burst of forgets compacts once', async () => {

@@ -95,6 +95,11 @@ describe('engram mcp (stdio server over the store)', function () {
     assert.match(shown, /prevented/);
 
     assert.match(textOf(await client.callTool({ name: 'forget', arguments: { id } })), new RegExp(`Forgot ${id}`));
+    // The tool answers only once the text is in no file of the store (the server keeps running).
+    const holding = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap(e => e.isDirectory()
+      ? holding(path.join(d, e.name)).map(f => `${e.name}/${f}`)
+      : fs.readFileSync(path.join(d, e.name)).includes('always strings') ? [e.name] : []);
+    assert.deepStrictEqual(holding(store), [], 'the forgotten text is left in these files');
     const after = textOf(await client.callTool({ name: 'recall', arguments: { query: ERROR, all: true } }));
     assert.ok(!after.includes(`id=${id}`), after);
     assert.deepStrictEqual(transportErrors, []);

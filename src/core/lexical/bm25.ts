@@ -1,14 +1,9 @@
 // Okapi BM25 over an incremental inverted index: the scoring half of the model-free recall.
+import type { WordIndex } from '../recall/source';
 import { tokenize } from './tokenize';
 
 export interface Scored { id: string; score: number }
 
-/** What recall asks of a word index: this one, or a persisted base with changes on top (layeredBm25.ts). */
-export interface WordIndex {
-  readonly size: number;
-  idf(token: string): number;
-  searchWithTerms(tokens: string[], n: number): (Scored & { terms: string[] })[];
-}
 
 /** BM25's constants, shared by every index so a layered one scores exactly as this one does. */
 export const BM25_K1 = 1.2;

@@ -4,7 +4,8 @@
 // statistics (N, average length, document frequency) count both layers minus what was dropped, so a
 // query scores exactly as one Bm25Index holding the same memories would. Opening a store thus costs
 // reading the base's dictionary, not tokenizing every memory again.
-import { BM25_B, BM25_K1, Bm25Index, topN, type Scored, type WordIndex } from './bm25';
+import type { WordIndex } from '../recall/source';
+import { BM25_B, BM25_K1, Bm25Index, topN, type Scored } from './bm25';
 import { tokenize } from './tokenize';
 
 /** One token's postings in the base: document numbers ascending, with the token's count in each. */
