@@ -17,7 +17,6 @@ import { runPatternPass } from './store/patternPass';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
-import { runMcpCommand, stderrLogger } from './mcp/command';
 import { describeLocation, resolveStore, startFolder } from './store/location';
 import { runConnect } from './mcp/connectCommand';
 
@@ -185,14 +184,16 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     // The MCP server writes under the folder's name, as the VS Code window for that folder does.
     const workspaceId = str(args, 'workspace') ?? (cmd === 'mcp' ? path.basename(folder) : undefined);
     // A reading command that finds forgotten text still owed a compaction opens for writing and pays it.
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0, ...(cmd === 'mcp' ? { logger: stderrLogger(io) } : {}) });
+    // The MCP server (its SDK, zod, ajv: most of this bundle's start-up) is loaded only by `engram mcp`.
+    const mcp = cmd === 'mcp' ? await import('./mcp/command') : undefined;
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0, ...(mcp ? { logger: mcp.stderrLogger(io) } : {}) });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
       case 'recall': return await runRecall(store, rest, args, io, json);
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
-      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), personal: location.personal, io });
+      case 'mcp': return await mcp!.runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), personal: location.personal, io });
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });

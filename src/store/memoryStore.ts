@@ -195,6 +195,7 @@ export class MemoryStore {
   history(id: string): HistoryEntry[] { return this.state.history(id); }
 
   async recall(q: RecallQuery): Promise<RecallResult[]> {
+    if (this.closed) throw new Error('the memory store is closed');
     this.refreshIfChanged();
     await this.ensureVectors();
     const query = { ...q, now: q.now ?? this.now() };

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { signatureKeyOf } from '../../src/core/recall';
 import type { Lesson } from '../../src/core/types';
 import { MemoryStore } from '../../src/store/memoryStore';
+import { openInBackground } from '../../src/store/storeOpening';
 import { VIEW_FILE } from '../../src/store/viewFormat';
 import { aLesson } from './memories';
 import { allBytes, bundle, tmpDir } from './store-helpers';
@@ -227,6 +228,37 @@ describe('store view under SIGKILL (child processes)', function () {
       await w.compact();
       await w.close();
       assert.deepStrictEqual(fs.readdirSync(dir).filter(f => f.startsWith(`.${VIEW_FILE}`)), []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('openInBackground (a server answering before its store is open)', () => {
+  it('hands out the store through ready, closes it whether or not the open has finished, and reports a failed open only through ready', async () => {
+    const dir = tmpDir('opening');
+    try {
+      const s = await MemoryStore.open(dir);
+      await s.record(lesson(1));
+      await s.close();
+      const opening = openInBackground(dir, { readOnly: true });
+      assert.strictEqual(opening.current(), undefined, 'not open synchronously');
+      const store = await opening.ready;
+      assert.strictEqual(opening.current(), store);
+      assert.strictEqual((await store.recall({ text: ERRORS[1] }))[0]?.memory.id, 'l1');
+      await opening.close();
+      await assert.rejects(store.recall({ text: 'x' }), /closed/);
+
+      const early = openInBackground(dir, { readOnly: true });
+      await early.close(); // before the open finished: waits for it, then closes
+      await assert.rejects((await early.ready).recall({ text: 'x' }), /closed/);
+
+      const file = path.join(dir, 'not-a-folder');
+      fs.writeFileSync(file, 'x');
+      const failed = openInBackground(file);
+      await assert.rejects(failed.ready);
+      await failed.close();
+      assert.strictEqual(failed.current(), undefined);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
