@@ -41,6 +41,16 @@ const node = {
   plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
 };
 
+// The vector index (Vectra and its tokenizer model, ~4 MB) is a bundle of its own, dist/vectors.js, that
+// src/store/vectorLoader.ts loads only when a model's vectors are in use: the CLI and dist/store.js do not
+// parse it on every start. (Test bundles keep it inside.)
+const splitVectors = {
+  name: 'split-vectors',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/vectorIndex$/ }, args => (args.importer.endsWith('vectorLoader.ts') ? { path: './vectors.js', external: true } : undefined));
+  },
+};
+
 function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -54,7 +64,7 @@ const configs = [
   // The extension host entry stays small: the store (vectra and friends) is its own bundle, required
   // only when first needed, so activation parses almost nothing.
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts', vectors: 'src/store/vectorIndex.ts' }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
   // Claude Code's hook runs on every Edit and Bash call: its own small entry, which loads cli.js only to
   // store episodes (Stop, SessionEnd).
   { ...node, entryPoints: { hook: 'src/hookMain.ts' }, outdir: 'dist' },

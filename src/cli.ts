@@ -18,7 +18,6 @@ import { runPatternPass } from './store/patternPass';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
-import { runMcpCommand } from './mcp/command';
 import { describeLocation, resolveStore, startFolder, type StoreLocation } from './store/location';
 import { runConnect } from './mcp/connectCommand';
 
@@ -185,6 +184,8 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   if (cmd === 'mcp') {
     // The MCP server writes under the folder's name, as the VS Code window for that folder does.
     const workspace = str(args, 'workspace') ?? path.basename(folder);
+    // The MCP server (its SDK, zod, ajv: most of this bundle's start-up) is loaded only by `engram mcp`.
+    const { runMcpCommand } = await import('./mcp/command');
     return runMcpCommand({ dir: path.resolve(dir), folder, cwd: location.cwd, rootKnown: location.rootKnown, workspace, personal: location.personal, io });
   }
   let store: MemoryStore | undefined;

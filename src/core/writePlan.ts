@@ -24,6 +24,8 @@ export interface StoreView {
   has(id: string): boolean;
   isTombstoned(id: string): boolean;
   all(): Memory[];
+  /** The facts alone (a store that reads memories from disk lists only these); default: all() filtered. */
+  facts?(): Fact[];
   /** Ids of memories filed under a signature key (their own, or an error their episode met). */
   idsWithSignature(key: string): Iterable<string>;
 }
@@ -138,7 +140,8 @@ export function planRecord(view: StoreView, input: Memory, ctx: PlanContext): Re
   if (m.kind === 'fact') {
     // Profile facts: the newer value supersedes the older, which stays as history; a word-for-word
     // repeat is only marked as seen again.
-    const events = resolveFactUpdate(m, view.all().filter((f): f is Fact => f.kind === 'fact'), ctx.now);
+    const facts = view.facts ? view.facts() : view.all().filter((f): f is Fact => f.kind === 'fact');
+    const events = resolveFactUpdate(m, facts, ctx.now);
     return { id: events[0].id, events };
   }
   return { id: m.id, events: [{ type: 'recorded', id: m.id, at: ctx.now, memory: m }] };
