@@ -23,6 +23,11 @@ async function bundle() {
   writeFileSync(entry, [
     `export * as current from ${JSON.stringify(join(root, 'src/core/mask.ts'))};`,
     `export * as baseline from ${JSON.stringify(join(here, 'baseline/mask.ts'))};`,
+    `export * as before22 from ${JSON.stringify(join(here, 'baseline/mask-before-22/mask.ts'))};`,
+    `export * as poisonBefore22 from ${JSON.stringify(join(here, 'baseline/mask-before-22/poison.ts'))};`,
+    `export * as poison from ${JSON.stringify(join(root, 'src/core/poison.ts'))};`,
+    `export * as classes from ${JSON.stringify(join(root, 'test/fixtures/secrets-classes.ts'))};`,
+    `export * as injection from ${JSON.stringify(join(root, 'test/fixtures/injection-classes.ts'))};`,
     `export * as secrets from ${JSON.stringify(join(root, 'test/fixtures/secrets.ts'))};`,
     `export * as ordinary from ${JSON.stringify(join(root, 'test/fixtures/ordinary.ts'))};`,
     `export { normaliseSignature } from ${JSON.stringify(join(root, 'src/core/signature.ts'))};`,
@@ -86,7 +91,7 @@ function evaluate(mask, maskAll) {
 }
 
 const rows = [];
-for (const [name, mod] of [['baseline (before issue 10)', m.baseline], ['current', m.current]]) {
+for (const [name, mod] of [['baseline (before issue 10)', m.baseline], ['before issue 22', m.before22], ['current', m.current]]) {
   const mask = t => mod.maskSecrets(t, { genericHome: false });
   const e = evaluate(mask, t => mod.maskSecrets(t));
   const perKb = timeIt(() => mask(tool.text));
@@ -130,8 +135,31 @@ if (slDir) {
   });
 }
 
+// Issue 22: by class, the half tuned on (train) and the held-out half (measured only), for the masker
+// and the injection guard before issue 22 and now, in the same run.
+const held = id => m.classes.HELD_OUT.has(id) || m.injection.HELD_OUT.has(id);
+const split = (list, ok) => {
+  const out = new Map();
+  for (const s of list) {
+    const r = out.get(s.cls) ?? { train: [0, 0], held: [0, 0], missed: [] };
+    const half = held(s.id) ? r.held : r.train;
+    half[1]++;
+    if (ok(s)) half[0]++; else r.missed.push(`${s.id}${held(s.id) ? ' (held out)' : ''}`);
+    out.set(s.cls, r);
+  }
+  return out;
+};
+const classRows = [];
+for (const [name, mod, poison] of [['before issue 22', m.before22, m.poisonBefore22], ['current', m.current, m.poison]]) {
+  const masked = split(m.classes.SECRET_CLASSES, s => { const out = mod.maskSecrets(s.context); return !m.classes.classNeedles(s.value).some(n => out.includes(n)); });
+  const kept = split(m.classes.ORDINARY_CLASSES, s => mod.maskSecrets(s.text, { genericHome: false }) === s.text);
+  const flagged = split(m.injection.INJECTION_CLASSES, s => poison.detectInjection(s.text).length > 0);
+  const clean = split(m.injection.BENIGN_CLASSES, s => poison.detectInjection(s.text).length === 0);
+  classRows.push({ name, masked: Object.fromEntries(masked), kept: Object.fromEntries(kept), flagged: Object.fromEntries(flagged), clean: Object.fromEntries(clean) });
+}
+
 if (asJson) {
-  console.log(JSON.stringify({ rows, signatureUsPerMsg: sig.wall / typical.length, signatureCpuUsPerMsg: sig.cpu / typical.length }, null, 2));
+  console.log(JSON.stringify({ rows, classRows, signatureUsPerMsg: sig.wall / typical.length, signatureCpuUsPerMsg: sig.cpu / typical.length }, null, 2));
 } else {
   console.log(`Masking bench — ${cpus().length} CPUs, Node ${process.version}, load ${loadavg().map(x => x.toFixed(1)).join(' ')}`);
   console.log(`corpus: ${corpus.length} secrets in context; ordinary: ${ordinary.length} lines (issue + real tool output + NOT_SECRETS), ${tool.lines.length} recorded tool-output lines (${kb.toFixed(0)} KB); typical message: ${typical.length} lines, mean ${Math.round(typical.reduce((a, l) => a + l.length, 0) / typical.length)} chars\n`);
@@ -144,5 +172,18 @@ if (asJson) {
   for (const r of rows) {
     if (r.missedKinds.length) console.log(`${r.name} missed: ${r.missedKinds.join(', ')}`);
     for (const x of r.fpExamples) console.log(`${r.name} changed: ${x}`);
+  }
+  const cur = rows.find(r => r.name === 'current'), before = rows.find(r => r.name === 'before issue 22');
+  console.log(`\ncost against the masker before issue 22, this run: ${(cur.cpuUsPerKb / before.cpuUsPerKb).toFixed(2)}x per KB, ${(cur.cpuUsPerMsg / before.cpuUsPerMsg).toFixed(2)}x per message (CPU)`);
+  const frac = ([a, b]) => `${a}/${b}`;
+  for (const [title, key] of [['secrets masked (issue 22 corpus)', 'masked'], ['ordinary lines unchanged', 'kept'], ['injections flagged', 'flagged'], ['benign lines unflagged', 'clean']]) {
+    console.log(`\n${title}: train / held-out`);
+    console.log(`| class | ${classRows.map(r => r.name).join(' | ')} |`);
+    console.log(`|---|${classRows.map(() => '---').join('|')}|`);
+    for (const cls of Object.keys(classRows[0][key])) {
+      console.log(`| ${cls} | ${classRows.map(r => `${frac(r[key][cls].train)} / ${frac(r[key][cls].held)}`).join(' | ')} |`);
+    }
+    const missed = classRows[classRows.length - 1][key];
+    for (const [cls, r] of Object.entries(missed)) if (r.missed.length) console.log(`current, ${cls}: not ${key} ${r.missed.join(', ')}`);
   }
 }
