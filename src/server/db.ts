@@ -40,15 +40,16 @@ export interface Db extends Queryable {
 export const APP_ROLE = 'engram_app';
 
 /**
- * The statements that start a caller's transaction. `set_config(…, true)` is local to the transaction,
- * so a pooled connection never carries one tenant's settings into the next request.
+ * The statements that start a caller's transaction, as one text (one round trip): the caller's tenant,
+ * principal and role as settings local to the transaction (`set_config(…, true)`), so a pooled connection
+ * never carries one tenant's settings into the next request, and the request role. The values are
+ * inlined, which is safe because a token's names are checked when it is made (tokens.ts nameProblem:
+ * letters, digits, ".", "_", "@", "-") and quoted here besides.
  */
-export async function enterCaller(q: Queryable, caller: Caller): Promise<void> {
-  await q.query(
-    `SELECT set_config('engram.tenant', $1, true), set_config('engram.principal', $2, true), set_config('engram.role', $3, true)`,
-    [caller.tenant, caller.principal, caller.role],
-  );
-  await q.query(`SET LOCAL ROLE ${APP_ROLE}`);
+export function callerPrelude(caller: Caller): string {
+  const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  return `SELECT set_config('engram.tenant', ${lit(caller.tenant)}, true), set_config('engram.principal', ${lit(caller.principal)}, true), ` +
+    `set_config('engram.role', ${lit(caller.role)}, true); SET LOCAL ROLE ${APP_ROLE}`;
 }
 
 /** A database error that means "the database is not there right now" (answer 503, retry later). */

@@ -6,7 +6,7 @@ import * as path from 'path';
 import type { PGlite } from '@electric-sql/pglite';
 import { pidAlive } from '../store/lock';
 import { mkdirPrivateSync } from '../store/privateFiles';
-import { enterCaller, type Caller, type Db, type Queryable, type Rows } from './db';
+import { callerPrelude, type Caller, type Db, type Queryable, type Rows } from './db';
 
 const OWNER_FILE = 'engram-serve.pid';
 
@@ -53,7 +53,7 @@ export class EmbeddedDb implements Db {
   callerTx<T>(caller: Caller, fn: (q: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async tx => {
       const q = wrap(tx);
-      await enterCaller(q, caller);
+      await q.exec(callerPrelude(caller));
       return fn(q);
     });
   }

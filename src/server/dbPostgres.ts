@@ -1,7 +1,7 @@
 // A PostgreSQL server through node-postgres: a pool for requests, one dedicated connection for LISTEN.
 // `pg` is required here, when `engram serve --database` starts, never by other commands or the extension.
 import type { Pool, PoolClient } from 'pg';
-import { enterCaller, redactUrl, type Caller, type Db, type Queryable, type Rows } from './db';
+import { callerPrelude, redactUrl, type Caller, type Db, type Queryable, type Rows } from './db';
 
 export interface PostgresOptions {
   url: string;
@@ -50,10 +50,10 @@ export class PostgresDb implements Db {
   }
 
   callerTx<T>(caller: Caller, fn: (q: Queryable) => Promise<T>): Promise<T> {
-    return this.tx(async q => { await enterCaller(q, caller); return fn(q); });
+    return this.tx(fn, callerPrelude(caller));
   }
 
-  private async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  private async tx<T>(fn: (q: Queryable) => Promise<T>, prelude?: string): Promise<T> {
     const client = await this.pool.connect();
     const q: Queryable = {
       query: async <R>(sql: string, params?: unknown[]) => {
@@ -64,7 +64,8 @@ export class PostgresDb implements Db {
     };
     let broken = false;
     try {
-      await client.query('BEGIN');
+      // BEGIN and the caller's settings in one round trip (simple protocol: no parameters).
+      await client.query(prelude ? `BEGIN; ${prelude}` : 'BEGIN');
       const out = await fn(q);
       await client.query('COMMIT');
       return out;

@@ -39,15 +39,17 @@ function recallable(nowParam: number): string {
 }
 
 export async function tenantStats(q: Queryable, tenant: string, terms: string[]): Promise<TenantStats> {
-  const t = await q.query<{ docs: string; total_len: string }>(`SELECT docs, total_len FROM tenants WHERE tenant_id = $1`, [tenant]);
-  const docs = Number(t.rows[0]?.docs ?? 0);
-  const avgLen = docs ? Number(t.rows[0].total_len) / docs : 1;
+  const r = await q.query<{ docs: string; total_len: string; terms: string[] | null; dfs: number[] | null }>(
+    `SELECT t.docs, t.total_len, s.terms, s.dfs FROM tenants t,
+       LATERAL (SELECT array_agg(term) AS terms, array_agg(df) AS dfs FROM term_stats WHERE tenant_id = $1 AND term = ANY($2::text[]) AND df > 0) s
+     WHERE t.tenant_id = $1`,
+    [tenant, terms],
+  );
+  const row = r.rows[0];
+  const docs = Number(row?.docs ?? 0);
   const df = new Map<string, number>();
-  if (terms.length) {
-    const r = await q.query<{ term: string; df: number }>(`SELECT term, df FROM term_stats WHERE tenant_id = $1 AND term = ANY($2::text[])`, [tenant, terms]);
-    for (const row of r.rows) if (row.df > 0) df.set(row.term, row.df);
-  }
-  return { docs, avgLen: avgLen || 1, df };
+  (row?.terms ?? []).forEach((t, i) => df.set(t, row!.dfs![i]));
+  return { docs, avgLen: docs ? Number(row.total_len) / docs || 1 : 1, df };
 }
 
 export function idfOf(stats: TenantStats, term: string): number {
@@ -59,48 +61,57 @@ export function idfOf(stats: TenantStats, term: string): number {
 /**
  * BM25 over the tenant, the window's formula (core/lexical/bm25.ts) in SQL: documents are found by their
  * rarer query words (full-text index); very common words only add to documents a rarer word found, as the
- * window's index does, so a query made of filler scans nothing.
+ * window's index does, so a query made of filler scans nothing. And, in the same round trip, the memories
+ * filed under the query's signature keys or under the same message with another tool prefix.
  */
-export async function lexicalCandidates(q: Queryable, tenant: string, tokens: string[], stats: TenantStats, n: number, now: number): Promise<LexicalHit[]> {
-  if (!stats.docs || !tokens.length || n <= 0) return [];
+export async function wordAndSignatureCandidates(
+  q: Queryable, tenant: string, text: string, tokens: string[], stats: TenantStats, n: number, now: number,
+): Promise<{ lexical: LexicalHit[]; bySignature: Map<string, Set<string>> }> {
+  const params: unknown[] = [tenant, now];
+  const parts: string[] = [];
+  const ctes: string[] = [];
   const qtf = new Map<string, number>();
   for (const t of tokens) qtf.set(t, (qtf.get(t) ?? 0) + 1);
-  const known = [...qtf.keys()].filter(t => stats.df.has(t));
-  if (!known.length) return [];
-  const commonDf = Math.max(500, stats.docs * 0.15);
-  const rare = known.filter(t => stats.df.get(t)! <= commonDf);
-  const finders = rare.length ? rare : known;
-  const weights = known.map(t => idfOf(stats, t) * (1 + Math.log(qtf.get(t)!)));
-  const r = await q.query<{ id: string; score: number; terms: string[] }>(
-    `WITH qt AS (SELECT * FROM unnest($2::text[], $3::float8[]) AS qt(term, w)),
-     hits AS (SELECT id, len, terms, tf FROM memories WHERE tenant_id = $1 AND words @@ $4::tsquery AND ${recallable(5)})
-     SELECT h.id, sum(qt.w * d.tf * ${K1 + 1} / (d.tf + ${K1} * (${1 - B} + ${B} * h.len / $6::float8))) AS score, array_agg(qt.term) AS terms
-     FROM hits h CROSS JOIN LATERAL unnest(h.terms, h.tf) AS d(term, tf) JOIN qt ON qt.term = d.term
-     GROUP BY h.id ORDER BY score DESC, h.id LIMIT $7`,
-    [tenant, known, weights, anyTermQuery(finders), now, stats.avgLen, n],
-  );
-  return r.rows.map(x => ({ id: x.id, score: Number(x.score), terms: x.terms }));
-}
-
-/** Memories filed under the query's signature keys, or under the same message with another tool prefix. */
-export async function signatureCandidates(q: Queryable, tenant: string, text: string, now: number): Promise<Map<string, Set<string>>> {
+  const known = stats.docs && n > 0 ? [...qtf.keys()].filter(t => stats.df.has(t)) : [];
+  if (known.length) {
+    const commonDf = Math.max(500, stats.docs * 0.15);
+    const rare = known.filter(t => stats.df.get(t)! <= commonDf);
+    const weights = known.map(t => idfOf(stats, t) * (1 + Math.log(qtf.get(t)!)));
+    const at = params.length;
+    params.push(known, weights, anyTermQuery(rare.length ? rare : known), stats.avgLen, n);
+    ctes.push(
+      `qt AS (SELECT * FROM unnest($${at + 1}::text[], $${at + 2}::float8[]) AS qt(term, w))`,
+      `hits AS (SELECT id, len, terms, tf FROM memories WHERE tenant_id = $1 AND words @@ $${at + 3}::tsquery AND ${recallable(2)})`,
+      `lex AS (SELECT h.id, sum(qt.w * d.tf * ${K1 + 1} / (d.tf + ${K1} * (${1 - B} + ${B} * h.len / $${at + 4}::float8))) AS score, array_agg(qt.term) AS terms
+         FROM hits h CROSS JOIN LATERAL unnest(h.terms, h.tf) AS d(term, tf) JOIN qt ON qt.term = d.term
+         GROUP BY h.id ORDER BY score DESC, h.id LIMIT $${at + 5})`,
+    );
+    parts.push(`SELECT 'w' AS src, id, score, terms, NULL::text[] AS sig_keys FROM lex`);
+  }
   const keys = [...querySignatures(text).keys()];
-  const out = new Map<string, Set<string>>();
-  if (!keys.length) return out;
-  const texts = [...new Set(keys.map(signatureTextOf).filter(t => t.length >= 12))];
-  const r = await q.query<{ id: string; sig_keys: string[] }>(
-    `SELECT id, sig_keys FROM memories WHERE tenant_id = $1 AND (sig_keys && $2::text[] OR sig_texts && $3::text[]) AND ${recallable(4)}
-     ORDER BY updated_at DESC LIMIT ${MAX_SIGNATURE_ROWS}`,
-    [tenant, keys, texts, now],
+  if (keys.length) {
+    const at = params.length;
+    params.push(keys, [...new Set(keys.map(signatureTextOf).filter(t => t.length >= 12))]);
+    ctes.push(`sig AS (SELECT id, sig_keys FROM memories WHERE tenant_id = $1 AND (sig_keys && $${at + 1}::text[] OR sig_texts && $${at + 2}::text[]) AND ${recallable(2)}
+      ORDER BY updated_at DESC LIMIT ${MAX_SIGNATURE_ROWS})`);
+    parts.push(`SELECT 's' AS src, id, NULL::float8 AS score, NULL::text[] AS terms, sig_keys FROM sig`);
+  }
+  const lexical: LexicalHit[] = [];
+  const bySignature = new Map<string, Set<string>>();
+  if (!parts.length) return { lexical, bySignature };
+  const r = await q.query<{ src: string; id: string; score: number | null; terms: string[] | null; sig_keys: string[] | null }>(
+    `WITH ${ctes.join(',\n')} ${parts.join(' UNION ALL ')}`, params,
   );
   for (const row of r.rows) {
-    for (const key of row.sig_keys) {
-      let set = out.get(key);
-      if (!set) { set = new Set(); out.set(key, set); }
+    if (row.src === 'w') { lexical.push({ id: row.id, score: Number(row.score), terms: row.terms ?? [] }); continue; }
+    for (const key of row.sig_keys ?? []) {
+      let set = bySignature.get(key);
+      if (!set) { set = new Set(); bySignature.set(key, set); }
       set.add(row.id);
     }
   }
-  return out;
+  lexical.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  return { lexical, bySignature };
 }
 
 /**
@@ -152,8 +163,7 @@ export async function fetchCandidates(
   const stats = await tenantStats(q, tenant, [...new Set(all)]);
   const tokens = opts.pickTokens(all, stats);
   const pool = Math.max(50, query.k * 10);
-  const lexical = await lexicalCandidates(q, tenant, tokens, stats, pool, query.now);
-  const bySignature = await signatureCandidates(q, tenant, text, query.now);
+  const { lexical, bySignature } = await wordAndSignatureCandidates(q, tenant, text, tokens, stats, pool, query.now);
   const ids = new Set(lexical.map(h => h.id));
   for (const set of bySignature.values()) for (const id of set) ids.add(id);
   const { memories, vectors } = await loadCandidates(q, tenant, [...ids], query.now, opts.vectors);

@@ -10,7 +10,7 @@ import { planFeedback, planRecord, prepareImported } from '../core/writePlan';
 import type { Caller, Db, Queryable } from './db';
 import { anyTermQuery, derive, type Visibility } from './memoryRows';
 import { recallForCaller } from './recallAdapter';
-import { ROW_COLUMNS, TenantWrite, planContext, prefetchedView, stored, type RowOut, type StoredMemory } from './writes';
+import { PlanView, ROW_COLUMNS, TenantWrite, planContext, stored, type RowOut, type StoredMemory } from './writes';
 import { nameProblem } from './tokens';
 import { ApiError } from './apiError';
 
@@ -37,7 +37,7 @@ export class TeamService {
     const input = this.parseMemory(caller, body, 1);
     return this.opts.db.callerTx(caller, async q => {
       const w = await TenantWrite.begin(q, caller, this.opts.vectors);
-      const r = await this.recordOne(q, w, caller, input);
+      const r = await this.recordOne(w, caller, input, await this.viewFor(q, caller, [input.memory]));
       await w.finish();
       return r;
     });
@@ -52,10 +52,12 @@ export class TeamService {
     return this.opts.db.callerTx(caller, async q => {
       const w = await TenantWrite.begin(q, caller, this.opts.vectors);
       const results: (RecordResult | { error: string })[] = [];
+      // One read for the whole batch: what every item's plan may ask about.
+      const view = await this.viewFor(q, caller, parsed.filter((p): p is ParsedInput => !(p instanceof Error)).map(p => p.memory));
       for (const p of parsed) {
         if (p instanceof Error) { results.push({ error: p.message }); continue; }
         try {
-          results.push(await this.recordOne(q, w, caller, p));
+          results.push(await this.recordOne(w, caller, p, view));
         } catch (e) {
           if (!(e instanceof ApiError)) throw e;
           results.push({ error: e.message });
@@ -86,18 +88,24 @@ export class TeamService {
     return { memory, explicitId: parsed.explicitId, visibility, workspace: ws };
   }
 
-  private async recordOne(q: Queryable, w: TenantWrite, caller: Caller, input: ParsedInput): Promise<RecordResult> {
+  private async recordOne(w: TenantWrite, caller: Caller, input: ParsedInput, view: PlanView): Promise<RecordResult> {
     const m = input.memory;
-    const view = await this.viewFor(q, caller, m);
     if (view.has(m.id) || view.isTombstoned(m.id)) throw new ApiError(409, 'conflict', `a memory with id "${m.id}" ${view.isTombstoned(m.id) ? 'was forgotten' : 'exists'}; send it without an id or with another one`);
     const status = input.visibility === 'private' || caller.role !== 'member' ? 'approved' : 'proposed';
     const ctx = planContext(this.now(), input.workspace);
     // A line that names its own id is kept as itself (as import does); otherwise a repeat becomes evidence.
     const plan = input.explicitId ? { id: m.id, events: [{ type: 'recorded' as const, id: m.id, at: ctx.now, memory: m }] } : planRecord(view, m, ctx);
-    const cache = new Map<string, StoredMemory>();
-    for (const s of view.rows) cache.set(s.memory.id, s);
-    await w.attempt(() => w.apply(plan.events, { visibility: input.visibility, principal: caller.principal, status }, cache));
-    const kept = cache.get(plan.id);
+    const ids = [...new Set(plan.events.map(e => e.id))];
+    const before = new Map(ids.map(id => [id, view.cache.get(id)]));
+    try {
+      await w.apply(plan.events, { visibility: input.visibility, principal: caller.principal, status }, view.cache);
+    } catch (e) {
+      // A conflict is found before anything of the item is stored: the view forgets the item too.
+      for (const [id, s] of before) { if (s) view.cache.set(id, s); else view.cache.delete(id); }
+      throw e;
+    }
+    view.reindex(ids);
+    const kept = view.cache.get(plan.id);
     const merged = plan.id !== m.id;
     return {
       id: plan.id, status: kept?.status ?? status, ...(merged ? { merged: true } : {}),
@@ -105,18 +113,19 @@ export class TeamService {
     };
   }
 
-  /** What planRecord may ask about: lessons under the same signature, facts sharing words, the id itself. */
-  private async viewFor(q: Queryable, caller: Caller, m: Memory) {
-    const keys = m.kind === 'lesson' ? derive(m).sigKeys : [];
-    const terms = m.kind === 'fact' ? derive(m).terms.slice(0, 64) : [];
-    const r = await q.query<RowOut>(
-      `SELECT ${ROW_COLUMNS} FROM memories WHERE tenant_id = $1 AND (id = $2 OR (kind = 'lesson' AND sig_keys && $3::text[]) OR (kind = 'fact' AND $4 <> '' AND words @@ $4::tsquery))
-       ORDER BY updated_at DESC LIMIT 2000`,
-      [caller.tenant, m.id, keys, terms.length ? anyTermQuery(terms) : ''],
+  /** What planRecord may ask about: lessons under the same signatures, facts sharing words, the ids themselves, and which ids were forgotten. */
+  private async viewFor(q: Queryable, caller: Caller, ms: Memory[]): Promise<PlanView> {
+    const ids = ms.map(m => m.id);
+    const keys = [...new Set(ms.flatMap(m => (m.kind === 'lesson' ? derive(m).sigKeys : [])))];
+    const terms = [...new Set(ms.flatMap(m => (m.kind === 'fact' ? derive(m).terms.slice(0, 64) : [])))].slice(0, 512);
+    // One round trip: the forgotten ids among them, and the memories the plans may ask about.
+    const r = await q.query<RowOut & { tombs: string[] | null }>(
+      `SELECT x.tombs, m.* FROM (SELECT array(SELECT id FROM tombstones WHERE tenant_id = $1 AND id = ANY($2::text[])) AS tombs) x
+       LEFT JOIN LATERAL (SELECT ${ROW_COLUMNS} FROM memories WHERE tenant_id = $1 AND (id = ANY($2::text[]) OR (kind = 'lesson' AND sig_keys && $3::text[]) OR (kind = 'fact' AND $4 <> '' AND words @@ $4::tsquery))
+         ORDER BY updated_at DESC LIMIT ${2000 + ms.length}) m ON true`,
+      [caller.tenant, ids, keys, terms.length ? anyTermQuery(terms) : ''],
     );
-    const t = await q.query(`SELECT 1 FROM tombstones WHERE tenant_id = $1 AND id = $2`, [caller.tenant, m.id]);
-    const rows = r.rows.map(stored);
-    return { ...prefetchedView(rows, new Set(t.rows.length ? [m.id] : [])), rows };
+    return new PlanView(r.rows.filter(x => x.body).map(stored), new Set(r.rows[0]?.tombs ?? []));
   }
 
   async feedback(caller: Caller, id: string, body: unknown): Promise<{ id: string; outcome: FeedbackOutcome; maturity: string; previousMaturity: string; confidence: number }> {
@@ -131,13 +140,12 @@ export class TeamService {
       const cur = await this.mustGet(q, caller, id, true);
       const ev = cur.memory.kind === 'lesson' ? cur.memory.evidence : [];
       const rows = [cur, ...(await this.rowsByIds(q, caller, ev))];
-      const view = prefetchedView(rows, new Set());
+      const view = new PlanView(rows, new Set());
       const ctx = planContext(this.now(), ws ?? caller.tenant);
       const events = planFeedback(view, cur.memory, outcome, { reason: b.reason as string | undefined, file: b.file as string | undefined }, ctx);
-      const cache = new Map([[id, cur]]);
-      await w.apply(events, cur, cache);
+      await w.apply(events, cur, view.cache);
       await w.finish();
-      const m = cache.get(id)!.memory;
+      const m = view.cache.get(id)!.memory;
       return { id, outcome, maturity: m.maturity, previousMaturity: cur.memory.maturity, confidence: round(workspaceConfidence(m, ws ?? caller.tenant)) };
     });
   }

@@ -5,7 +5,7 @@
 // its `tenants` row lock first, so two servers never plan against the same state at once, and the tenant's
 // revision numbers the changes in commit order (the change feed reads them).
 import { foldEvent } from '../core/reduce';
-import { MemoryState } from '../core/reduce';
+import { memorySignatures } from '../core/memoryText';
 import type { PlanContext, StoreView } from '../core/writePlan';
 import type { Memory, MemoryEvent } from '../core/types';
 import { ApiError } from './apiError';
@@ -40,27 +40,6 @@ export class TenantWrite {
     const r = await q.query<{ revision: string }>(`UPDATE tenants SET revision = revision + 1 WHERE tenant_id = $1 RETURNING revision`, [caller.tenant]);
     if (!r.rows.length) throw new Error('tenant row not visible'); // only if row-level security and the caller disagree
     return new TenantWrite(q, caller, Number(r.rows[0].revision), vectors);
-  }
-
-  /**
-   * Runs one item of a write under a savepoint: when it fails, the transaction and the statistics go on
-   * as if it had not been tried. An id another principal holds privately is a conflict like any other.
-   */
-  async attempt<T>(fn: () => Promise<T>): Promise<T> {
-    const snap = { seq: this.seq, terms: new Map(this.termDelta), docs: this.docsDelta, len: this.lenDelta, touched: this.touched };
-    await this.q.query('SAVEPOINT engram_item');
-    try {
-      const out = await fn();
-      await this.q.query('RELEASE SAVEPOINT engram_item');
-      return out;
-    } catch (e) {
-      await this.q.query('ROLLBACK TO SAVEPOINT engram_item');
-      this.seq = snap.seq; this.termDelta.clear();
-      for (const [k, v] of snap.terms) this.termDelta.set(k, v);
-      this.docsDelta = snap.docs; this.lenDelta = snap.len; this.touched = snap.touched;
-      if ((e as { code?: string }).code === '23505') throw new ApiError(409, 'conflict', 'a memory with that id exists; send it without an id or with another one');
-      throw e;
-    }
   }
 
   /** Stores the events a plan returned, in order; `meta` says who may see a new memory. */
@@ -120,18 +99,26 @@ export class TenantWrite {
     const params: unknown[] = [
       this.caller.tenant, m.id, m.kind, meta.visibility, meta.principal, meta.status, m.maturity, m.expiresAt ?? null, m.updatedAt, this.rev,
       JSON.stringify(m), d.sigKeys, d.sigTexts, d.evidence, d.terms, d.tf, d.len,
+      this.seq++, ev.at, ev.type, JSON.stringify(ev),
     ];
     const vec = this.vectors ? ', embedding' : '';
     if (this.vectors) params.push(memoryVectorLiteral(m));
-    await this.q.query(
-      `INSERT INTO memories (tenant_id, id, kind, visibility, principal, status, maturity, expires_at, updated_at, rev, body, sig_keys, sig_texts, evidence, words, terms, tf, len${vec})
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::text[], $13::text[], $14::text[], array_to_tsvector($15::text[]), $15::text[], $16::int[], $17${this.vectors ? ', $18::vector' : ''})`,
+    // The row and its `recorded` event in one statement (one round trip per memory). An id taken by a
+    // memory this caller cannot see (another principal's private one) inserts nothing: a conflict, not
+    // an aborted transaction, so the other items of a batch go on.
+    const r = await this.q.query(
+      `WITH row AS (
+         INSERT INTO memories (tenant_id, id, kind, visibility, principal, status, maturity, expires_at, updated_at, rev, body, sig_keys, sig_texts, evidence, words, terms, tf, len${vec})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::text[], $13::text[], $14::text[], array_to_tsvector($15::text[]), $15::text[], $16::int[], $17${this.vectors ? ', $22::vector' : ''})
+         ON CONFLICT (tenant_id, id) DO NOTHING RETURNING id)
+       INSERT INTO events (tenant_id, rev, seq, memory_id, visibility, principal, at, type, body) SELECT $1, $10, $18, $2, $4, $5, $19, $20, $21::jsonb FROM row`,
       params,
     );
+    if (!r.rowCount) throw new ApiError(409, 'conflict', 'a memory with that id exists; send it without an id or with another one');
+    this.touched = true;
     this.countTerms(d.terms, +1);
     this.docsDelta++;
     this.lenDelta += d.len;
-    await this.event(m.id, meta, ev.at, ev.type, ev);
   }
 
   private async update(cur: StoredMemory, next: Memory, ev: MemoryEvent): Promise<void> {
@@ -190,29 +177,35 @@ export class TenantWrite {
 }
 
 /**
- * The StoreView a write plan reads, over the memories prefetched for it (those sharing the new lesson's
+ * The StoreView a write plan reads, over the memories prefetched for it (those sharing a new lesson's
  * signature, facts sharing its words, the evidence of a memory given feedback): the plan's questions are
- * always about those, so nothing else of the tenant needs reading.
+ * always about those, so nothing else of the tenant needs reading. `cache` is also what TenantWrite.apply
+ * updates, so later items of one batch see the earlier ones.
  */
-export function prefetchedView(rows: Iterable<StoredMemory>, tombstoned: Set<string>): StoreView & { state: MemoryState } {
-  const state = new MemoryState();
-  const bySig = new Map<string, Set<string>>();
-  for (const r of rows) {
-    state.apply({ type: 'recorded', id: r.memory.id, at: r.memory.updatedAt, memory: r.memory });
-    for (const key of derive(r.memory).sigKeys) {
-      let set = bySig.get(key);
-      if (!set) { set = new Set(); bySig.set(key, set); }
-      set.add(r.memory.id);
+export class PlanView implements StoreView {
+  readonly cache = new Map<string, StoredMemory>();
+  private readonly bySig = new Map<string, Set<string>>();
+  constructor(rows: Iterable<StoredMemory>, private readonly tombstoned: Set<string>) {
+    for (const r of rows) this.cache.set(r.memory.id, r);
+    this.reindex(this.cache.keys());
+  }
+  get(id: string): Memory | undefined { return this.cache.get(id)?.memory; }
+  has(id: string): boolean { return this.cache.has(id); }
+  isTombstoned(id: string): boolean { return this.tombstoned.has(id); }
+  all(): Memory[] { return [...this.cache.values()].map(s => s.memory); }
+  idsWithSignature(key: string): Iterable<string> { return this.bySig.get(key) ?? []; }
+  /** After a write changed these ids in `cache`: the signature index follows (a forgotten id stays filed; get() says it is gone). */
+  reindex(ids: Iterable<string>): void {
+    for (const id of ids) {
+      const s = this.cache.get(id);
+      if (!s) { this.tombstoned.add(id); continue; }
+      for (const key of memorySignatures(s.memory)) {
+        let set = this.bySig.get(key);
+        if (!set) { set = new Set(); this.bySig.set(key, set); }
+        set.add(id);
+      }
     }
   }
-  return {
-    state,
-    get: id => state.get(id),
-    has: id => state.has(id),
-    isTombstoned: id => tombstoned.has(id),
-    all: () => state.all(),
-    idsWithSignature: key => bySig.get(key) ?? [],
-  };
 }
 
 export function planContext(now: number, workspace: string | undefined): PlanContext {
