@@ -35,7 +35,9 @@ const node = {
   logLevel: 'warning',
   // transformers.js loads native onnxruntime at run time; it stays a real dependency, loaded only by
   // the embedding worker.
-  external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
+  // The team server's database drivers stay real dependencies too, required only by `engram serve`:
+  // PGlite loads its WebAssembly and data files from its own package folder.
+  external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp', 'pg', '@electric-sql/pglite', '@electric-sql/pglite-pgvector'],
   // jsonc-parser's default (UMD) build requires its parts at run time, which a bundle does not carry.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
