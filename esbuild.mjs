@@ -81,8 +81,9 @@ if (tests) {
   const entryPoints = [...walk('test/unit'), ...walk('test/integration'), ...walk('test/e2e').filter(() => false)];
   configs.push({
     ...node, entryPoints, outdir: 'out/test', outbase: 'test', sourcemap: true,
-    // Tests import the sources directly; packages stay external so mocha loads real node_modules.
-    packages: 'external',
+    // Tests import the sources directly; packages stay external so mocha loads real node_modules, where
+    // jsonc-parser's default build finds its parts (its ESM build's extensionless imports do not load in Node).
+    packages: 'external', alias: {},
   });
 }
 
