@@ -69,8 +69,9 @@ if (tests) {
   const entryPoints = [...walk('test/unit'), ...walk('test/integration'), ...walk('test/e2e').filter(() => false)];
   configs.push({
     ...node, entryPoints, outdir: 'out/test', outbase: 'test', sourcemap: true,
-    // Tests import the sources directly; packages stay external so mocha loads real node_modules.
-    packages: 'external',
+    // Tests import the sources directly; packages stay external so mocha loads real node_modules (and so
+    // jsonc-parser's UMD build, which Node loads fine unbundled: no alias).
+    packages: 'external', alias: {},
   });
 }
 

@@ -49,7 +49,7 @@ export class DerivedIndexes {
         return embedder.kind === 'hash' && vi ? (id: string) => vi.vectorOf(id) : undefined;
       },
       get embedQuery() {
-        return self.vectors ? async (text: string) => (await embedder.embed([text]))[0] : undefined;
+        return self.vectors ? async (text: string) => (await embedder.embed([text], 'query'))[0] : undefined;
       },
       workspaceId,
     });
