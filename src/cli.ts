@@ -12,6 +12,7 @@ import { RecallService } from './core/recallService';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
+import { recallResultJson } from './core/recallJson';
 import { boundedLines, type OversizedLine } from './store/lineReader';
 import { MemoryStore, owedCompactions } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
@@ -20,7 +21,6 @@ import { windowEmbedder } from './store/transformersEmbedder';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
-import { runMcpCommand } from './mcp/command';
 import { describeLocation, resolveStore, startFolder, type StoreLocation } from './store/location';
 import { runConnect } from './mcp/connectCommand';
 
@@ -66,6 +66,15 @@ commands:
                                         --hooks: also Claude Code's capture hooks (.claude/settings.json)
   disconnect claude-code|codex|cursor|vscode [--user]
                                         remove it again (and our Claude Code hooks)
+  serve [--database URL] [--data DIR] [--host 127.0.0.1] [--port 7077] [--rate N] [--no-vectors]
+                                        the team server (HTTP + MCP at /mcp) on PostgreSQL, or on an embedded
+                                        one in DIR (default: the user's data folder); see README "Team server"
+  serve token create --tenant T --principal P [--role member|reviewer|admin] [--database URL | --data DIR]
+                                        prints a Bearer token once, alone on the last line; serve token revoke
+                                        ID|TOKEN; serve token list [--tenant T]
+  team push [FILE] --server URL         move a git team file (.engram/team.jsonl) to the team server
+  recall|show|forget|feedback|import ... --server URL
+                                        the same commands against a team server (token in $ENGRAM_TOKEN)
 
 options:
   --store DIR    memory folder (default: $ENGRAM_STORE_DIR, else the store the VS Code window published
@@ -81,19 +90,20 @@ class UsageError extends Error {}
 
 interface Args { positional: string[]; flags: Map<string, string | true> }
 
-const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace', 'folder']);
+const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace', 'folder',
+  'database', 'data', 'host', 'port', 'rate', 'tenant', 'principal', 'role', 'server', 'visibility']);
 
 /** Options every command takes. */
 const COMMON_FLAGS = ['store', 'workspace', 'folder', 'json', 'help'];
 /** Options per command: anything else is a usage error, never silently ignored (a typo must not change the answer). */
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
-  import: ['trusted', 'batch'],
-  recall: ['file', 'k', 'kinds', 'owners', 'outcome', 'stdin', 'queries', 'proactive'],
+  import: ['trusted', 'batch', 'server', 'visibility'],
+  recall: ['file', 'k', 'kinds', 'owners', 'outcome', 'stdin', 'queries', 'proactive', 'server'],
   export: ['out'],
   stats: [],
-  show: [],
-  forget: ['reason'],
-  feedback: ['reason'],
+  show: ['server'],
+  forget: ['reason', 'server'],
+  feedback: ['reason', 'server'],
   replay: [],
   ingest: [],
   hook: [],
@@ -101,6 +111,8 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   where: [],
   connect: ['hooks', 'user'],
   disconnect: ['hooks', 'user'],
+  serve: ['database', 'data', 'host', 'port', 'rate', 'no-vectors', 'tenant', 'principal', 'role'],
+  team: ['server'],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */
@@ -160,9 +172,14 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   const [cmd, ...rest] = args.positional;
   if (args.flags.has('help') || !cmd || cmd === 'help') { io.out(USAGE + '\n'); return cmd || args.flags.has('help') ? 0 : 2; }
   const json = args.flags.has('json');
-  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, ingest: true, hook: true, mcp: true, where: true, connect: true, disconnect: true };
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, ingest: true, hook: true, mcp: true, where: true, connect: true, disconnect: true, serve: true, team: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
+  // The team server and its clients (src/server), loaded only for these commands.
+  if (cmd === 'serve' || cmd === 'team' || args.flags.has('server')) {
+    const remote = await import('./server/cliEntry');
+    try { return await remote.runServerCli(cmd, rest, args, io); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 1; }
+  }
   const start = startFolder(str(args, 'folder'), process.cwd());
   if (start.note) io.err(`engram: ${start.note}\n`);
   const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder, folderGiven: start.given });
@@ -188,6 +205,8 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   if (cmd === 'mcp') {
     // The MCP server writes under the folder's name, as the VS Code window for that folder does.
     const workspace = str(args, 'workspace') ?? path.basename(folder);
+    // The MCP server (its SDK, zod, ajv: most of this bundle's start-up) is loaded only by `engram mcp`.
+    const { runMcpCommand } = await import('./mcp/command');
     return runMcpCommand({ dir: path.resolve(dir), folder, cwd: location.cwd, rootKnown: location.rootKnown, workspace, personal: location.personal, model: location.model, io });
   }
   let store: MemoryStore | undefined;
@@ -287,24 +306,7 @@ async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io)
   return report.imported === 0 && (report.merged ?? 0) === 0 && report.errors.length > 0 ? 1 : 0;
 }
 
-function resultJson(r: RecallResult) {
-  const m = r.memory;
-  const base = {
-    id: m.id, kind: m.kind, score: r.score, why: reasonTexts(r.reasons), title: memoryTitle(m), scope: m.scope,
-    maturity: m.maturity, confidence: round(mean(m.confidence)), ...(r.weak ? { weak: true } : {}),
-  };
-  switch (m.kind) {
-    case 'lesson': return {
-      ...base, rootCause: m.rootCause, fixApproach: m.fixApproach, errorText: m.errorText, errorSignature: m.errorSignature,
-      ...(m.commands?.length ? { commands: m.commands } : {}), ...(m.change ? { change: m.change } : {}),
-      ...(m.author ? { author: m.author } : {}), ...(m.unexplained ? { unexplained: true } : {}),
-      ...(m.flagged?.length ? { flagged: m.flagged } : {}),
-    };
-    case 'episode': return { ...base, summary: m.summary, outcome: m.outcome, resolution: m.resolution, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
-    case 'fact': return { ...base, content: m.content, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
-    case 'rule': return { ...base, instruction: m.instruction, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
-  }
-}
+const resultJson = recallResultJson;
 
 async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io, json: boolean, at: StoreLocation): Promise<number> {
   const kVal = str(args, 'k');

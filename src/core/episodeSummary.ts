@@ -6,6 +6,8 @@ import type { Episode, Lesson, Owner, Outcome } from './types';
 import type { TrackedEpisode } from './episodeTracker';
 import type { FileDiff } from './capture/diff';
 import { fixEvidence, type FixEvidence } from './capture/fixEvidence';
+import { extractErrors } from './extract';
+import { normaliseSignature } from './signature';
 
 export type { FileDiff } from './capture/diff';
 
@@ -55,7 +57,7 @@ export function triggerText(t: TrackedEpisode): string {
 
 /** One line per changed file: "src/a.ts (+1 −1)". */
 function changedFiles(diffs: FileDiff[]): string {
-  return diffs.map(d => `${d.file} (+${d.added} −${d.removed})`).join(', ');
+  return diffs.map(d => (d.summary ? d.diff : `${d.file} (+${d.added} −${d.removed})`)).join(', ');
 }
 
 export function summaryTemplate(m: EpisodeMaterial): string {
@@ -92,6 +94,12 @@ function errorClause(t: TrackedEpisode): string {
   return `${t.error?.code ? `${t.error.code} ` : ''}"${msg}" at ${where}`;
 }
 
+/** The error an episode's error turned into: `TS2322 "Type 'string' is not assignable …"`. */
+function changedClause(e: { code?: string; message: string }): string {
+  const first = clip(firstLine(e.message), 160);
+  return `${e.code && !first.includes(e.code) ? `${e.code} ` : ''}"${first}"`;
+}
+
 export interface LessonText {
   rootCause: string;
   fixApproach: string;
@@ -115,11 +123,22 @@ export function lessonTemplate(m: EpisodeMaterial): LessonText {
       evidence: ev,
     };
   }
+  // The error turned into a different one: what ran in between resolved this one, and says so.
+  if (t.changedTo && ev.explained) {
+    const then = `${t.source === 'terminal' ? `\`${t.command?.line ?? '?'}\`` : 'it'} then failed with ${changedClause(t.changedTo)} instead`;
+    return {
+      rootCause: `${error}; it cleared after Engram saw: ${ev.actions.join('; ')}; ${then} (a different error: the next episode).`,
+      fixApproach: `${capitalise(ev.actions.join('; '))}; ${then}.`,
+      evidence: ev,
+    };
+  }
   // The passing re-run belongs to the story (root cause), not to the fix: it changed nothing.
   const rerun = t.source === 'terminal' ? t.fixedBy?.line ?? t.command?.line : undefined;
   if (!ev.explained) {
+    // A README edit before a flaky test passed is not its fix: say what changed and that it cannot explain it.
+    const seen = ev.inert.length ? `with only ${clip(ev.inert.join(', '), 160)} changed (documentation or comments, which cannot fix it)` : 'with no edit or command observed (fixed outside the editor, or by a change elsewhere)';
     return {
-      rootCause: `${error}; it cleared with no edit or command observed (fixed outside the editor, or by a change elsewhere)${rerun ? `, and \`${rerun}\` passed` : ''}.`,
+      rootCause: `${error}; it cleared ${seen}${rerun ? `, and \`${rerun}\` passed` : ''}.`,
       fixApproach: 'Unexplained: no fix was observed.',
       evidence: ev,
     };
@@ -129,6 +148,30 @@ export function lessonTemplate(m: EpisodeMaterial): LessonText {
     fixApproach: `${capitalise(ev.actions.join('; '))}.`,
     evidence: ev,
   };
+}
+
+/** Signatures a lesson is found by besides its own: the errors met on the way and the ones cleared with it. */
+const MAX_OTHER_SIGNATURES = 8;
+
+/**
+ * The other errors the failing run printed, when the re-run then passed: one fix cleared them all, and
+ * the one that names the fix may not be the first (`Cannot find name 'process'` beside `Cannot find
+ * module 'fs'`, both cleared by `@types/node`). Not when the error turned into another one: what that
+ * run still printed is not known here, so nothing is claimed for it.
+ */
+export function clearedWith(t: TrackedEpisode): { key: string; message: string }[] {
+  if (t.source !== 'terminal' || t.outcome !== 'success' || t.changedTo || !t.command?.output || !t.error) return [];
+  const out: { key: string; message: string }[] = [];
+  const seen = new Set([t.error.key]);
+  for (const e of extractErrors(t.command.output, { command: t.command.line, limit: 40 })) {
+    if (e.wrapper) continue;
+    const key = normaliseSignature(e.message, e.tool, e.code).key;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ key, message: e.message });
+    if (out.length >= MAX_OTHER_SIGNATURES) break;
+  }
+  return out;
 }
 
 function tagsOf(t: TrackedEpisode): string[] {
@@ -153,8 +196,9 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string, l
     trigger: triggerText(t),
     goal: t.source === 'terminal' ? `make \`${t.command?.line ?? ''}\` pass` : `clear ${t.error?.code ?? 'the error'} in ${t.file ?? 'the file'}`,
     domain: m.domain,
-    steps: t.steps.map(s => {
-      const d = s.action.startsWith('edit ') ? m.diffs.find(x => `edit ${x.file}` === s.action) : undefined;
+    // A file's whole diff goes on its last edit step only: two runs of edits to one file show it once.
+    steps: t.steps.map((s, i) => {
+      const d = s.action.startsWith('edit ') && !t.steps.slice(i + 1).some(x => x.action === s.action) ? m.diffs.find(x => `edit ${x.file}` === s.action) : undefined;
       return d ? { ...s, detail: d.diff } : { ...s };
     }),
     toolsUsed: [...new Set([t.source === 'terminal' ? 'terminal' : 'editor', ...(t.error?.tool ? [t.error.tool] : [])])],
@@ -170,6 +214,7 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string, l
     ep.fixAction = text.fixApproach;
     if (text.evidence.fixKey) ep.fixKey = text.evidence.fixKey;
   }
+  if (t.nextEpisodeId) ep.nextEpisodeId = t.nextEpisodeId;
   if (m.codeBefore !== undefined) ep.codeBefore = m.codeBefore;
   if (m.codeAfter !== undefined) ep.codeAfter = m.codeAfter;
   return ep;
@@ -181,6 +226,8 @@ export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string, le
   if (!t.error || !t.outcome || t.outcome === 'abandoned') return undefined;
   const { rootCause, fixApproach, evidence: ev } = lesson ?? lessonTemplate(m);
   const unexplained = t.outcome === 'success' && !ev.explained;
+  const cleared = clearedWith(t);
+  const others = [...new Set([...(t.variants ?? []).map(v => v.key), ...cleared.map(c => c.key)])].filter(k => k !== t.error!.key).slice(0, MAX_OTHER_SIGNATURES);
   return {
     id, kind: 'lesson', owner: m.owner, createdAt: m.now, updatedAt: m.now, accessCount: 0,
     // An unexplained lesson is kept (the error happened and cleared) but ranks low and never climbs.
@@ -188,7 +235,7 @@ export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string, le
     confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
     errorSignature: t.error.key,
     // The errors met on the way belong to the lesson too: the next person may meet the later one first.
-    errorText: clip([t.error.message.trim(), ...(t.variants ?? []).map(v => `then: ${firstLine(v.message)}`)].join('\n'), 2000),
+    errorText: clip([t.error.message.trim(), ...(t.variants ?? []).map(v => `then: ${firstLine(v.message)}`), ...cleared.map(c => `also: ${firstLine(c.message)}`)].join('\n'), 2000),
     errorCategory: t.error.family,
     stack: [...new Set([m.domain.replace(/^terminal:/, ''), t.error.tool].filter(Boolean))],
     rootCause, fixApproach,
@@ -199,6 +246,6 @@ export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string, le
     ...(ev.commands.length ? { commands: ev.commands } : {}),
     ...(ev.fixKey ? { fixKey: ev.fixKey } : {}),
     ...(unexplained ? { unexplained: true } : {}),
-    ...(t.variants?.length ? { variantSignatures: t.variants.map(v => v.key) } : {}),
+    ...(others.length ? { variantSignatures: others } : {}),
   };
 }

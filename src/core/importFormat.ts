@@ -237,7 +237,7 @@ function lessonExtras(o: Record<string, unknown>): Partial<Lesson> {
   if (rule) out.rule = rule;
   const notWhen = optString(o, 'notWhen', MAX_TEXT);
   if (notWhen) out.notWhen = notWhen;
-  const variants = optStrings(o, 'variantSignatures', 3);
+  const variants = optStrings(o, 'variantSignatures', 8);
   if (variants?.length) out.variantSignatures = variants.map(v => v.slice(0, 2000));
   return out;
 }

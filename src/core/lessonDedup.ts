@@ -33,7 +33,9 @@ export class LessonDedup {
 
   private groupKey(l: Lesson): string {
     if (!this.byScope) return l.errorSignature;
-    return [l.errorSignature, [...(l.scope ?? [])].sort().join('\u0001'), l.owner?.scope ?? 'workspace'].join('\u0000');
+    // An observed fix (fixKey) is the same lesson in any scope (writePlan.sameLesson): its scope grows.
+    const scope = l.fixKey ? '*' : [...(l.scope ?? [])].sort().join('\u0001');
+    return [l.errorSignature, scope, l.owner?.scope ?? 'workspace'].join('\u0000');
   }
 
   /** Files a lesson so later ones can be found to repeat it. */
@@ -49,7 +51,7 @@ export class LessonDedup {
     if (list.length > FUZZY_WINDOW * 2) list.splice(0, list.length - FUZZY_WINDOW);
   }
 
-  /** An earlier lesson that `l` repeats (same signature, same fix, same scope and owner), if any. */
+  /** An earlier lesson that `l` repeats (same signature, same fix, same owner, same scope unless the fix was observed), if any. */
   find(l: Lesson): Lesson | undefined {
     if (!l.errorSignature || l.unexplained) return undefined;
     const g = this.groupKey(l);

@@ -26,6 +26,8 @@ export interface PatternCandidate {
   errorSignature?: string;
   /** Workspace-relative files the episodes touched. */
   files: string[];
+  /** The fix the episodes share, when they were grouped by it: the captured lesson it repeats has it too. */
+  fixKey?: string;
 }
 
 /** Causes whose word overlap reaches this are "the same cause". */
@@ -109,15 +111,15 @@ export function extractPatterns(episodes: Episode[], minGroup = 3): PatternCandi
     if (list.length < minGroup) continue;
     const [domain, family] = g.split('|');
     // Greedy clustering in time order against each cluster's first cause: stable and explainable.
-    const clusters: { seed: Set<string>; members: Episode[] }[] = [];
+    const clusters: { seed: Set<string>; members: Episode[]; fixKey?: string }[] = [];
     // Episodes that were fixed the same way (same commands, same kind of change) group by that fix;
     // the others by the words of their cause.
-    const byFix = new Map<string, { seed: Set<string>; members: Episode[] }>();
+    const byFix = new Map<string, { seed: Set<string>; members: Episode[]; fixKey?: string }>();
     for (const e of list) {
       if (e.fixKey) {
         const c = byFix.get(e.fixKey);
         if (c) c.members.push(e);
-        else { const nc = { seed: new Set<string>(), members: [e] }; byFix.set(e.fixKey, nc); clusters.push(nc); }
+        else { const nc = { seed: new Set<string>(), members: [e], fixKey: e.fixKey }; byFix.set(e.fixKey, nc); clusters.push(nc); }
         continue;
       }
       const w = words(causeText(e));
@@ -146,6 +148,7 @@ export function extractPatterns(episodes: Episode[], minGroup = 3): PatternCandi
         successRate: succeeded.filter(e => e.outcome === 'success').length / c.members.length,
         errorSignature: mostCommon(c.members.map(e => e.errorSignature ?? '').filter(Boolean)),
         files: [...new Set(c.members.flatMap(e => e.files))].sort(),
+        ...(c.fixKey ? { fixKey: c.fixKey } : {}),
       });
     }
   }
@@ -162,5 +165,8 @@ export function patternLesson(c: PatternCandidate, base: { id: string; now: numb
     stack: [c.domain], rootCause: c.cause,
     fixApproach: c.avoid.length ? `${c.recommendedAction} (did not help: ${c.avoid.join('; ')})` : c.recommendedAction,
     evidence: [...c.evidence], outcome: 'success',
+    // With the fix's identity it merges into the lesson those episodes already made (writePlan.sameLesson),
+    // growing its evidence and scope, instead of standing beside it.
+    ...(c.fixKey ? { fixKey: c.fixKey } : {}),
   };
 }

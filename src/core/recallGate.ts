@@ -24,6 +24,8 @@ export interface RecallEvidence {
   similarity: number;
   /** The embedder is a real model (hashed vectors see only the words BM25 sees, so they prove nothing more). */
   model: boolean;
+  /** The memory is a lesson whose fix was never observed: it has nothing to follow. */
+  unexplained?: boolean;
 }
 
 /**
@@ -39,6 +41,9 @@ const MIN_MODEL_SIMILARITY = 0.8;
 
 /** True when the evidence is strong enough to show the memory without being asked. */
 export function isStrong(e: RecallEvidence): boolean {
+  // "It cleared, nobody saw how" is no answer to give unasked, however well it matches: an unexplained
+  // lesson is never a proactive answer, first or otherwise (search still finds it, marked weak).
+  if (e.unexplained) return false;
   if (e.signature === 'same') return true;
   // Same error, another module / type / test: the old fix is likely wrong here, so never unasked.
   if (e.signature === 'other-details') return false;

@@ -102,6 +102,10 @@ const TEMPLATES: [RegExp, string][] = [
   [/^Cannot invoke .* because .* is null$/, 'cannot invoke <id> because <id> is null'],
   [/^\[: .*: integer expression expected$/, '[: <value>: integer expression expected'],
   [/^(?:[\w.-]+: )?\S+: command not found$/, 'command not found'],
+  // Go names the identifier without quotes.
+  [/^\S+ redeclared in this block$/, '<id> redeclared in this block'],
+  [/^\S+ declared (?:but|and) not used$|^declared (?:but|and) not used: \S+$/, '<id> declared and not used'],
+  [/^undefined: \S+$/, 'undefined: <id>'],
   [/^(?:\S+: )?\S+: not found$/, 'command not found'],
 ];
 
@@ -152,6 +156,8 @@ export function normaliseText(input: string, tool = 'generic'): string {
     .replace(/[;.,]?\s*(?:did you mean|maybe you meant)\b.*$/i, '')
     .replace(/\s+token$/, '')
     .replace(/\s*while parsing near .*$/i, '')
+    // a bracket left open where a "did you mean" tail was cut
+    .replace(/\s*[([{]$/, '')
     .toLowerCase()
     .replace(/<(id|path|file|n|hex|ip|tmp|url)>(?:\s*(?:,|or|and)?\s*<\1>)+/g, '<$1>')
     .replace(/\s+/g, ' ')
@@ -265,6 +271,13 @@ function familyOf(tool: string, code: string | undefined, text: string): string 
       if (/expected|illegal start|reached end of file|unclosed/.test(text)) return 'javac:syntax';
       if (/static context|abstract|should be declared in a file named|already defined/.test(text)) return 'javac:structure';
       return 'javac:other';
+    }
+    case 'go': {
+      if (code === 'FAIL') return 'go:test';
+      if (/import|module|package/.test(text)) return 'go:import';
+      if (/redeclared|declared and not used|undefined: /.test(text)) return 'go:declaration';
+      if (/cannot use|mismatched types|cannot convert|invalid operation/.test(text)) return 'go:type';
+      return 'go:other';
     }
     case 'java': return /NullPointerException/.test(code ?? '') ? 'java:null' : `java:${(code ?? 'runtime').toLowerCase()}`;
     case 'npm': {

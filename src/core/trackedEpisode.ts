@@ -51,6 +51,10 @@ export interface TrackedEpisode {
   recurrences: number;
   /** Other errors of the same family the attempts ran into on the way (ModuleNotFoundError → ImportError). */
   variants?: ErrorInfo[];
+  /** The different error this one turned into: the step before it resolved this one (outcome success). */
+  changedTo?: ErrorInfo;
+  /** The episode opened for `changedTo`. */
+  nextEpisodeId?: string;
   /** Set while the error is gone but not yet confirmed gone (settling). */
   resolvingSince?: number;
   /** Restored after a window reload: what happened while the window was closed is unknown. */

@@ -24,6 +24,8 @@ export interface StoreView {
   has(id: string): boolean;
   isTombstoned(id: string): boolean;
   all(): Memory[];
+  /** The facts alone (a store that reads memories from disk lists only these); default: all() filtered. */
+  facts?(): Fact[];
   /** Ids of memories filed under a signature key (their own, or an error their episode met). */
   idsWithSignature(key: string): Iterable<string>;
 }
@@ -79,10 +81,39 @@ export function prepareMemory(input: Memory, ctx: PlanContext, trusted = false):
   return m;
 }
 
-/** Same lesson = same signature and fix (trust.isDuplicateLesson), and the same scope and owner:
- *  a twin in another scope is a different memory, whatever its fix says. */
+/**
+ * Same lesson = same signature and fix (trust.isDuplicateLesson) and the same owner. A fix that was seen
+ * (a captured fixKey: the same commands, the same change) is the same lesson wherever it happened: the
+ * same TS2322 fixed the same way in src/config.ts and in src/server/config.ts is one lesson whose scope
+ * grows (scopeGrowth). A hand-written fix is only the same lesson in the same scope: a twin in another
+ * scope is a different memory, whatever its words say.
+ */
 export function sameLesson(a: Lesson, b: Lesson): boolean {
-  return isDuplicateLesson(a, b) && sameScope(a.scope, b.scope) && (a.owner?.scope ?? 'workspace') === (b.owner?.scope ?? 'workspace');
+  if (!isDuplicateLesson(a, b) || (a.owner?.scope ?? 'workspace') !== (b.owner?.scope ?? 'workspace')) return false;
+  return (!!a.fixKey && a.fixKey === b.fixKey) || sameScope(a.scope, b.scope);
+}
+
+/**
+ * What a lesson becomes when the same fix is seen again elsewhere: its scope covers both places (a glob
+ * inside another is dropped; an empty scope is everywhere already) and it is found by the other errors
+ * both episodes met. undefined when nothing grows.
+ */
+export function scopeGrowth(lesson: Lesson, repeat: Lesson): { scope?: string[]; variantSignatures?: string[] } | undefined {
+  const out: { scope?: string[]; variantSignatures?: string[] } = {};
+  if (lesson.scope.length) {
+    const both = repeat.scope.length ? coveringGlobs([...lesson.scope, ...repeat.scope]) : [];
+    if (!sameScope(both, lesson.scope)) out.scope = both;
+  }
+  const more = (repeat.variantSignatures ?? []).filter(k => k !== lesson.errorSignature && !(lesson.variantSignatures ?? []).includes(k));
+  if (more.length) out.variantSignatures = [...(lesson.variantSignatures ?? []), ...more].slice(0, 8);
+  return out.scope || out.variantSignatures ? out : undefined;
+}
+
+/** Globs without the ones another covers (`src/server/**` inside `src/**`), sorted as narrowestGlobs sorts them. */
+function coveringGlobs(globs: string[]): string[] {
+  const uniq = [...new Set(globs)];
+  const dirOf = (g: string) => (g.endsWith('/**') ? g.slice(0, -2) : undefined);
+  return uniq.filter(g => !uniq.some(o => o !== g && (o === '**' || (dirOf(o) !== undefined && g.startsWith(dirOf(o)!))))).sort();
 }
 
 export function findDuplicateLesson(view: StoreView, m: Lesson): Lesson | undefined {
@@ -98,12 +129,19 @@ export function planRecord(view: StoreView, input: Memory, ctx: PlanContext): Re
   const m = prepareMemory(input, ctx);
   if (m.kind === 'lesson') {
     const dup = findDuplicateLesson(view, m);
-    if (dup) return { id: dup.id, events: planEvidence(dup, m.evidence.length ? m.evidence : [m.id], 'same error fixed the same way', ctx) };
+    if (dup) {
+      const grown = scopeGrowth(dup, m);
+      const where = grown?.scope ? `same error fixed the same way in ${m.scope.join(', ') || 'the workspace'}` : 'same error fixed the same way';
+      const update = grown ? { type: 'updated' as const, id: dup.id, at: ctx.now, patch: grown, reason: where } : undefined;
+      const base = update ? (foldEvent(dup, update) as Lesson | undefined) ?? dup : dup;
+      return { id: dup.id, events: [...(update ? [update] : []), ...planEvidence(base, m.evidence.length ? m.evidence : [m.id], where, ctx)] };
+    }
   }
   if (m.kind === 'fact') {
     // Profile facts: the newer value supersedes the older, which stays as history; a word-for-word
     // repeat is only marked as seen again.
-    const events = resolveFactUpdate(m, view.all().filter((f): f is Fact => f.kind === 'fact'), ctx.now);
+    const facts = view.facts ? view.facts() : view.all().filter((f): f is Fact => f.kind === 'fact');
+    const events = resolveFactUpdate(m, facts, ctx.now);
     return { id: events[0].id, events };
   }
   return { id: m.id, events: [{ type: 'recorded', id: m.id, at: ctx.now, memory: m }] };
@@ -158,12 +196,17 @@ export function promotionAfter(m: Memory, ctx: PlanContext & { outcome?: Feedbac
   return t && { type: t.kind, id: m.id, at: ctx.now, from: m.maturity, to: t.to, reason: t.reason };
 }
 
-/** An outcome, and the step up or down the ladder it causes. */
-export function planFeedback(view: StoreView, m: Memory, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string }, ctx: PlanContext): MemoryEvent[] {
+/**
+ * An outcome, and the step up or down the ladder it causes. `replaces`: the user's verdict on a
+ * recurrence that already got an automatic outcome (core/capture/outcomeLedger.ts) takes that one back,
+ * so the recurrence counts once and as the user said.
+ */
+export function planFeedback(view: StoreView, m: Memory, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string; replaces?: FeedbackOutcome }, ctx: PlanContext): MemoryEvent[] {
   const workspace = ctx.workspace;
   const ev: MemoryEvent = {
     type: 'feedback', id: m.id, at: ctx.now, outcome,
     ...maskedReason(opts.reason), ...(opts.auto ? { auto: true } : {}), ...(workspace ? { workspace } : {}),
+    ...(opts.replaces && !opts.auto ? { replaces: opts.replaces } : {}),
   };
   const next = foldEvent(m, ev) ?? m;
   if (outcome === 'still_failed') {

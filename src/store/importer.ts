@@ -5,7 +5,7 @@
 // error is not quadratic (core/lessonDedup.ts).
 import { parseImportLine, type ImportOptions } from '../core/importFormat';
 import { LessonDedup } from '../core/lessonDedup';
-import { defaultOwner, prepareImported, promotionAfter, type PlanContext, type StoreView } from '../core/writePlan';
+import { defaultOwner, prepareImported, promotionAfter, scopeGrowth, type PlanContext, type StoreView } from '../core/writePlan';
 import type { Lesson, MemoryEvent } from '../core/types';
 import { oversizedLineError, type OversizedLine } from './lineReader';
 
@@ -144,6 +144,10 @@ export async function importLines(
           have = new Set(stored?.kind === 'lesson' ? (stored as Lesson).evidence : dup.evidence);
           evidenceOf.set(dup.id, have);
         }
+        // The same observed fix in another folder: the kept lesson now covers both (writePlan.scopeGrowth).
+        const kept = view.get(dup.id);
+        const grown = m.fixKey && kept?.kind === 'lesson' ? scopeGrowth(kept, m) : undefined;
+        if (grown) batch.push({ type: 'updated', id: dup.id, at: now, patch: grown, reason: 'same error fixed the same way elsewhere (import)' });
         for (const evidenceId of m.evidence.filter(e => view.has(e) || recorded.has(e))) {
           if (have.has(evidenceId)) continue;
           have.add(evidenceId);

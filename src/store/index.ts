@@ -1,6 +1,7 @@
 // What dist/store.js offers the extension (loaded lazily through src/vscode/storeLoader.ts) and tests.
 export { MemoryStore } from './memoryStore';
 export type { StoreOptions, StoreStats, ImportReport, ImportLinesOptions } from './memoryStore';
+export { openInBackground, type OpeningStore } from './storeOpening';
 // The pattern pass the window runs in the background (the CLI runs it after writing episodes).
 export { runPatternPass } from './patternPass';
 export type { PatternPassOptions, PatternPassResult } from './patternPass';

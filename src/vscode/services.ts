@@ -12,6 +12,7 @@ import { toWorkspaceFile } from '../core/workspacePath';
 import type { Embedder, MemoryStore } from '../store/index';
 import { readConfig, type EngramConfig } from './config';
 import { formatError } from './errors';
+import { OutcomeLedger } from '../core/capture/outcomeLedger';
 import { RecallService } from '../core/recallService';
 import { Lifetime } from './lifetime';
 import { PendingForgets } from './pendingForgets';
@@ -72,8 +73,9 @@ export class Services implements vscode.Disposable {
 
   config(): EngramConfig { return readConfig(); }
 
-  /** Memories shown by any surface, so capture can turn a later fix into a `prevented` outcome. */
-  private readonly shown: { id: string; file?: string; at: number }[] = [];
+  /** Memories shown by any surface and the user's verdicts on them, so capture can turn a later fix into
+   * a `prevented` outcome without overruling the user (core/capture/outcomeLedger.ts). */
+  readonly outcomes = new OutcomeLedger();
 
   /** Workspace storage folder (global storage when no folder is open). ENGRAM_STORE_DIR overrides it
    * for tests and demos that seed a store before the window opens. */
@@ -184,8 +186,7 @@ export class Services implements vscode.Disposable {
 
   noteShown(ids: string[], file?: string): void {
     const at = Date.now();
-    for (const id of ids) this.shown.push({ id, file, at });
-    if (this.shown.length > 2000) this.shown.splice(0, this.shown.length - 1000);
+    this.outcomes.noteShown(ids, file, at);
     this.queueAccess(ids, at);
   }
 
@@ -212,9 +213,7 @@ export class Services implements vscode.Disposable {
 
   /** Ids of memories shown since `since` (for `file` when given). */
   shownSince(since: number, file?: string): string[] {
-    const ids = new Set<string>();
-    for (const s of this.shown) if (s.at >= since && (!file || !s.file || s.file === file)) ids.add(s.id);
-    return [...ids];
+    return this.outcomes.shownSince(since, file);
   }
 
   fireChanged(): void { this.changed.fire(); }

@@ -24,7 +24,7 @@ export async function buildCli(prefix: string): Promise<string> {
   const esbuild = createRequire(path.join(root, 'package.json'))('esbuild') as typeof import('esbuild');
   await esbuild.build({
     entryPoints: [path.join(root, 'src/cli.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    outfile: cli, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
+    outfile: cli, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp', 'pg', '@electric-sql/pglite', '@electric-sql/pglite-pgvector'],
     nodePaths: [path.join(root, 'node_modules')], alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   });
   return cli;

@@ -89,6 +89,23 @@ describe('Claude Code hooks', function () {
     assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, expectedFix);
   });
 
+  // Issue 18 defect 6 / issue 17 item 10: an agent verifies with another command line than the one that failed.
+  for (const [fail, pass] of [['npm test', 'npx jest src/cart.test.js'], ['npx jest', 'npm test'], ['npm test -- cart', 'npm test']]) {
+    it(`a failing \`${fail}\` delivered without an exit code, an Edit, then a passing \`${pass}\`: one success episode with the change`, () => {
+      const { failing, passing, after, store, cart, oldLine, newLine, expectedFix, hook, base } = jestSession('engram-hook-other-', 'sess-o');
+      // PostToolUse, not PostToolUseFailure, and no exit code: only the output says it failed.
+      hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: fail }, tool_response: { stdout: '', stderr: failing.output, interrupted: false } });
+      fs.writeFileSync(cart, after);
+      hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: cart, old_string: oldLine, new_string: newLine }, tool_response: { filePath: cart } });
+      hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: pass }, tool_response: { stdout: passing.output, stderr: '', interrupted: false } });
+      assert.match(hook({ ...base, hook_event_name: 'SessionEnd', reason: 'exit' }), /1 episode\(s\), 1 lesson\(s\) stored/);
+      const all = spawnSync(process.execPath, [cli, '--store', store, 'export'], { encoding: 'utf8' }).stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; outcome?: string; fixApproach?: string; resolution?: string });
+      const episode = all.find(m => m.kind === 'episode')!;
+      assert.strictEqual(episode.outcome, 'success');
+      assert.strictEqual(episode.resolution, `\`${pass}\` passed`);
+      assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, expectedFix);
+    });
+  }
   it('dist/hook.js, the hook\'s own small entry, appends without the store and stores at SessionEnd through cli.js beside it', async () => {
     const hookJs = await buildHook(cli);
     const bundle = fs.readFileSync(hookJs, 'utf8');
@@ -129,6 +146,10 @@ describe('Claude Code hooks', function () {
     const none = claudeHookEvents({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/p/new.ts' } }, { ...ctx, readText: () => undefined });
     assert.ok(!('error' in none) && none.events.length === 0, 'a file that does not exist yet has no before-text');
     assert.deepStrictEqual(claudeHookEvents({ session_id: 's', hook_event_name: 'Stop' }, ctx), { events: [], sessionId: 's', ends: false, stop: true });
+    // A Bash response without an exit code: failed when its output holds an error, passed otherwise.
+    const bash = (stdout: string) => { const r = claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build' }, tool_response: { stdout, stderr: '' } }, ctx); return 'error' in r ? undefined : (r.events[0] as { exitCode?: number }).exitCode; };
+    assert.strictEqual(bash("src/a.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"), 1);
+    assert.strictEqual(bash('> tsc -p .\n'), 0);
   });
 
   it('connect --hooks writes the hooks beside the user\'s own, idempotently; disconnect removes only ours', () => {

@@ -69,14 +69,18 @@ describe('cli: the pattern pass', function () {
     assert.strictEqual(importLines([episodeLine('e5', t + 4000)]).patterns, undefined, 'a forgotten pattern is not proposed again');
   });
 
-  it('replay: the same fix replayed three times becomes a pattern lesson', () => {
+  it('replay: the same fix replayed three times is one lesson at pattern, with no pattern lesson beside it', () => {
     const reports = [1, 2, 3].map(() => {
       const r = run(['--store', store, 'replay', TRACE, '--json']);
       assert.strictEqual(r.code, 0, r.err);
-      return JSON.parse(r.out) as { episodes: { id: string }[]; patterns: string[] };
+      return JSON.parse(r.out) as { episodes: { id: string }[]; lessons: { id: string }[]; patterns: string[] };
     });
-    assert.deepStrictEqual(reports.map(r => r.patterns.length), [0, 0, 1]);
-    const p = show(reports[2].patterns[0]);
+    // The pattern pass's candidate carries the fix's identity and merges into the lesson the episodes made
+    // (issue 17: the same error fixed the same way must not give two lessons side by side).
+    assert.deepStrictEqual(reports.map(r => r.patterns.length), [0, 0, 0]);
+    const ids = new Set(reports.flatMap(r => r.lessons.map(l => l.id)));
+    assert.strictEqual(ids.size, 1, [...ids].join(', '));
+    const p = show([...ids][0]);
     assert.strictEqual(p.maturity, 'pattern');
     assert.deepStrictEqual([...p.evidence].sort(), reports.flatMap(r => r.episodes.map(e => e.id)).sort());
   });

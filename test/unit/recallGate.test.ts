@@ -1,6 +1,13 @@
 import * as assert from 'assert';
 import { calibrate } from '../fixtures/recall/calibrate';
 import { isStrong } from '../../src/core/recallGate';
+import { Bm25Index } from '../../src/core/lexical';
+import { memoryText } from '../../src/core/memoryText';
+import { indexSignature, RecallEngine, signatureKeyOf } from '../../src/core/recall';
+import { MemoryState } from '../../src/core/reduce';
+import type { Lesson } from '../../src/core/types';
+import { aLesson } from './memories';
+import { runFixture } from '../fixtures/tool-output';
 
 // The calibration set: real tool output (test/fixtures/recall/make-outputs.mjs), 28 errors a stored
 // lesson answers and 28 that nothing stored answers (families not in the store, and near misses:
@@ -29,5 +36,35 @@ describe('recall gate: quiet when it has nothing (calibration set of real tool o
     assert.strictEqual(isStrong({ ...base, coverage: 0.9, matched: 6, messageCoverage: 1 }), true);
     assert.strictEqual(isStrong({ ...base, coverage: 0.3, matched: 6, similarity: 0.95, model: false }), false, 'hashed vectors prove nothing more than words');
     assert.strictEqual(isStrong({ ...base, coverage: 0.3, matched: 6, similarity: 0.95, model: true }), true);
+  });
+});
+
+describe('recall gate: an unexplained lesson is never a proactive answer', () => {
+  // The same ModuleNotFoundError seen twice: once fixed by `.venv/bin/pip install` (explained), once
+  // cleared with nothing observed; then it shows up in another file of the same project.
+  const output = runFixture('venv-module-not-found').text;
+  const key = signatureKeyOf(output)!;
+  const base = { errorSignature: key, errorText: "ModuleNotFoundError: No module named 'yaml'", scope: [] as string[], createdAt: 1, updatedAt: 1 };
+  const explained = aLesson({ ...base, id: 'explained', rootCause: 'ModuleNotFoundError; it cleared after Engram saw: ran `.venv/bin/pip install pyyaml`.', fixApproach: 'Ran `.venv/bin/pip install pyyaml`.', commands: ['.venv/bin/pip install pyyaml'] });
+  const unexplained = aLesson({ ...base, id: 'unexplained', unexplained: true, importance: 0.1, rootCause: 'ModuleNotFoundError; it cleared with no edit or command observed.', fixApproach: 'Unexplained: no fix was observed.', updatedAt: 5, createdAt: 5 });
+
+  function engine(lessons: Lesson[]): RecallEngine {
+    const state = new MemoryState();
+    const lexical = new Bm25Index();
+    const bySignature = new Map<string, Set<string>>();
+    for (const m of lessons) { state.apply({ type: 'recorded', id: m.id, at: 1, memory: m }); lexical.add(m.id, memoryText(m)); indexSignature(bySignature, m); }
+    return new RecallEngine({ state, lexical, bySignature });
+  }
+
+  it('with an explained lesson beside it, the explained one answers and the unexplained one stays out', async () => {
+    const got = await engine([unexplained, explained]).recall({ text: output, file: 'tools/report.py', proactive: true });
+    assert.deepStrictEqual(got.map(r => r.memory.id), ['explained']);
+  });
+
+  it('alone, it is not shown unasked; a search still finds it, marked weak', async () => {
+    const e = engine([unexplained]);
+    assert.deepStrictEqual(await e.recall({ text: output, file: 'tools/report.py', proactive: true }), []);
+    const found = await e.recall({ text: output, file: 'tools/report.py' });
+    assert.deepStrictEqual(found.map(r => [r.memory.id, r.weak]), [['unexplained', true]]);
   });
 });

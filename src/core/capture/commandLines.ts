@@ -1,6 +1,7 @@
 // What a command line is about: the same command despite env prefixes and `./`, whether it changes the
 // environment (install, generate, config), and whether it concerns an episode's error. Used by the
 // tracker to attach steps and by fixEvidence to credit a fix; it imports neither, so neither cycles.
+import { changesEnvironment, isInstallCommand } from './packageManagers';
 
 /** What an episode offers for tying a command to it (a TrackedEpisode has all of it). */
 export interface CommandContext {
@@ -17,28 +18,6 @@ export function normaliseCommand(line: string): string {
   return tokens.map(t => t.replace(/^\.\//, '')).join(' ');
 }
 
-/** Commands that change the environment rather than test it: what fixes "module not found", "no config". */
-const FIX_COMMAND = new RegExp([
-  String.raw`^(?:npm|pnpm|yarn|bun)\s+(?:i|install|add|ci|remove|rm|uninstall|un|update|up|upgrade|link|rebuild|dedupe|config\s+set|pkg\s+set)\b`,
-  String.raw`^(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:[\w:-]*(?:generate|codegen|migrate|prepare|setup|bootstrap)[\w:-]*)\b`,
-  String.raw`^(?:npx|pnpx|bunx|pnpm\s+dlx|yarn\s+dlx)\s+[\w@/.-]+\s+(?:generate|migrate|init|push|install|add)\b`,
-  String.raw`^(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|pipx)\s+(?:install|uninstall)\b`,
-  String.raw`^(?:poetry|uv|pdm|pipenv)\s+(?:add|install|remove|sync|lock)\b`,
-  String.raw`^(?:cargo)\s+(?:add|remove|update|install|fetch|generate-lockfile)\b`,
-  String.raw`^go\s+(?:get|install|mod\s+(?:tidy|download|vendor))\b`,
-  String.raw`^(?:gem|bundle|bundler)\s+(?:install|add|update)\b`,
-  String.raw`^(?:composer)\s+(?:require|install|update|dump-autoload)\b`,
-  String.raw`^(?:mvn|gradle|\.\/gradlew|gradlew)\b.*\b(?:install|dependency:resolve|--refresh-dependencies)\b`,
-  String.raw`^(?:sudo\s+)?(?:apt|apt-get|dnf|yum|apk|brew|pacman)\s+(?:install|add|-S)\b`,
-  String.raw`^git\s+(?:config|submodule\s+(?:update|init)|checkout\s+--|restore|lfs\s+pull|stash)\b`,
-  String.raw`^(?:touch|mkdir|cp|mv|ln|chmod|chown|rm|unzip|tar\s+-?x)\b`,
-  String.raw`^(?:export|set|setx)\s+\w+=`,
-  String.raw`^[\w./-]*(?:prisma|drizzle-kit|sequelize|knex|alembic|flyway|typeorm|protoc|buf|openapi-generator|graphql-codegen)\b`,
-  String.raw`^(?:python3?\s+)?manage\.py\s+(?:migrate|makemigrations|collectstatic)\b`,
-  String.raw`^(?:docker|podman)\s+(?:compose\s+)?(?:up|start|pull|build)\b`,
-  String.raw`^(?:createdb|dropdb|psql\s.*-c\s)`,
-].join('|'));
-
 /** Strip leading env assignments and `sudo`, for classification. */
 export function commandBody(line: string): string {
   let tokens = line.trim().split(/\s+/).filter(Boolean);
@@ -46,13 +25,17 @@ export function commandBody(line: string): string {
   return tokens.join(' ');
 }
 
-/** Does this command change the environment in a way that can fix an error (install, generate, config)? */
+/**
+ * Does this command change the environment in a way that can fix an error (install, generate, config)?
+ * However the program is invoked: by path (`.venv/bin/pip install x`), as a module (`python -m pip`),
+ * through a launcher (`npx --yes prisma generate`), in any part of a `&&` list (capture/packageManagers.ts).
+ */
 export function isFixCommand(line: string): boolean {
-  return FIX_COMMAND.test(commandBody(line));
+  return changesEnvironment(line);
 }
 
 /** Words of an error message that can tie a command to it: module and package names, file names. */
-function errorAnchors(t: CommandContext): Set<string> {
+export function errorAnchors(t: CommandContext): Set<string> {
   const out = new Set<string>();
   const text = [t.error?.message ?? '', t.command?.output ?? ''].join('\n').slice(0, 4000);
   for (const m of text.matchAll(/['"`‘’“”]([@\w./-]{2,80})['"`‘’“”]/g)) {
@@ -85,5 +68,5 @@ export function commandConcerns(t: CommandContext, line: string): boolean {
   if (words.some(w => w.length > 1 && (anchors.has(w) || anchors.has(w.split('/').pop()!)))) return true;
   // A bare install ("npm install", "pip install -r requirements.txt") concerns missing-module errors.
   const family = `${t.error?.family ?? ''} ${t.error?.code ?? ''} ${t.error?.message ?? ''}`;
-  return isFixCommand(line) && /\b(?:install|i|add|ci|sync|get|fetch|tidy)\b/.test(body) && MODULE_FAMILY.test(family);
+  return isInstallCommand(line) && MODULE_FAMILY.test(family);
 }

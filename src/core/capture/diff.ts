@@ -30,6 +30,8 @@ export interface FileDiff {
   created?: boolean;
   /** The file was deleted. */
   deleted?: boolean;
+  /** `diff` is a one-line summary, not a unified diff (a lockfile: the packages it gained and lost). */
+  summary?: boolean;
   /** First changed lines that say something, for one-line descriptions. */
   firstRemoved?: string;
   firstAdded?: string;

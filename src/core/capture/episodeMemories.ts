@@ -9,7 +9,9 @@ import { maskDeep, type Masked, type MaskedDeep } from '../mask';
 import { narrowestGlobs } from '../scope';
 import { globProblem } from '../scopeCheck';
 import type { Episode, Lesson, Owner } from '../types';
-import { diffsOf, excerptAround, firstChangedLine } from './diff';
+import { diffsOf, excerptAround, firstChangedLine, type FileDiff } from './diff';
+import { buildOutputDirs, isGenerated } from './fixEvidence';
+import { isLockfile, lockfileChange } from './lockfiles';
 
 const MAX_DIFF_FILES = 12;
 
@@ -30,8 +32,13 @@ export type MaskedMaterial = MaskedDeep<EpisodeMaterial>;
 
 /** Diffs, excerpts and scope of an ended episode, masked: neither the store nor a model sees a secret. */
 export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): MaskedMaterial {
-  const t = e.tracked;
-  const diffs = diffsOf(t.files, e.before, e.after, MAX_DIFF_FILES);
+  // Build output and lockfiles are by-products: never in the episode's files, its scope or a diff. A
+  // lockfile's change is kept as one line of what it installed ("package-lock.json: +typescript@7.0.2").
+  const outDirs = tsconfigOutDirs(e);
+  const all = e.tracked.files;
+  const t: TrackedEpisode = { ...e.tracked, files: all.filter(f => !isGenerated(f, outDirs)) };
+  const locks = all.filter(f => isLockfile(f) && e.before.has(f) && e.after.has(f) && (e.before.get(f) ?? null) !== (e.after.get(f) ?? null));
+  const diffs = [...diffsOf(t.files, e.before, e.after, MAX_DIFF_FILES), ...locks.slice(0, 3).map(f => lockfileDiff(f, e.before.get(f) ?? undefined, e.after.get(f) ?? undefined))];
   let codeAfter: string | undefined;
   if (t.file && t.outcome === 'success') {
     const old = e.before.get(t.file) ?? undefined;
@@ -47,6 +54,20 @@ export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): Mas
     // out, and with none left the memory applies to the whole workspace.
     scope: narrowestGlobs(t.files).filter(g => !globProblem(g)), domain: e.domain, owner, now,
   });
+}
+
+/** The output folders of the tsconfigs the episode read (tsc's outDir), so their files count as build output. */
+function tsconfigOutDirs(e: EndedEpisode): string[] {
+  const out: string[] = [];
+  for (const map of [e.after, e.before]) {
+    for (const [file, text] of map) if (text && /(?:^|\/)tsconfig[\w.-]*\.json$/.test(file)) out.push(...buildOutputDirs(file, text));
+  }
+  return [...new Set(out)];
+}
+
+/** A lockfile's change as a diff of one line: what it says is the packages, not its hundreds of lines. */
+function lockfileDiff(file: string, before: string | undefined, after: string | undefined): FileDiff {
+  return { file, diff: lockfileChange(file, before, after), added: 0, removed: 0, hunks: [], summary: true, ...(before === undefined ? { created: true } : {}) };
 }
 
 /**

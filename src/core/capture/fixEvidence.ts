@@ -5,6 +5,9 @@
 import type { TrackedEpisode } from '../episodeTracker';
 import { commandBody, commandConcerns, isFixCommand, normaliseCommand } from './commandLines';
 import type { FileDiff, Hunk } from './diff';
+import { errorConcerns, isCommentOnly, isDocsFile } from './inertChange';
+import { isLockfile } from './lockfiles';
+import { isInstallCommand } from './packageManagers';
 
 const MAX_CHANGE_CHARS = 1500;
 const MAX_COMMANDS = 4;
@@ -67,6 +70,8 @@ export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[]): Ranked
     for (const h of d.hunks) {
       const m = meaningfulLines(h);
       if (!telling(m.removed) && !telling(m.added)) continue; // whitespace or punctuation only
+      // A plain comment changes no behaviour, unless the error is that very line (a lint rule on comments).
+      if (isCommentOnly(d.file, m) && !atErrorLine(t, d, h)) continue;
       let score = 0;
       if (t.file && d.file === t.file) {
         score += 3;
@@ -81,6 +86,11 @@ export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[]): Ranked
     }
   });
   return out.sort((a, b) => b.score - a.score);
+}
+
+function atErrorLine(t: TrackedEpisode, d: FileDiff, h: Hunk): boolean {
+  const line = t.error?.line;
+  return t.file === d.file && line !== undefined && line >= h.newFrom - 1 && line <= h.newTo + 1;
 }
 
 function clip(s: string, n: number): string {
@@ -130,6 +140,8 @@ export interface FixEvidence {
   explained: boolean;
   /** Identity of the fix for merging: the same commands or the same changed lines. */
   fixKey?: string;
+  /** Files that changed but cannot explain the fix (documentation, plain comments): never claimed. */
+  inert: string[];
 }
 
 /** Normalised identity of what was done: two lessons merge only when this matches. */
@@ -138,32 +150,53 @@ function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): s
   const top = ranked[0];
   if (!top) return undefined;
   const { removed, added } = meaningfulLines(top.hunk);
-  // Identifiers vary between projects; the shape of the change (what kind of line was added) does not.
+  // The same change is the same fix whatever the file's path or name (src/config.ts, src/server/config.ts):
+  // the hunk's text and, in a config file, the key it went under.
   const shape = (ls: string[]) => ls.map(l => l.trim().toLowerCase().replace(/\s+/g, ' ')).join('\n');
-  return `edit:${top.diff.file.split('/').pop()}:${top.hunk.keyPath ?? ''}:${shape(removed)}=>${shape(added)}`;
+  return `edit:${top.hunk.keyPath ?? ''}:${shape(removed)}=>${shape(added)}`;
 }
 
 /**
- * Files that commands write as a consequence (lockfiles, build output, caches): a by-product of the fix or
- * of the passing re-run, never the fix itself.
+ * Files that commands write as a consequence (build output, caches, lockfiles): a by-product of the fix or
+ * of the passing re-run, never the fix itself, never in a lesson's scope or files. The one decision of
+ * what is build output: capture calls it to keep such files out of an episode's steps, the lesson writer
+ * out of its fix. `outDirs`: the project's own output folders when known (tsc's outDir, buildOutputDirs).
  */
-const GENERATED = /(^|\/)(?:node_modules|dist|build|out|target|coverage|\.next|\.nuxt|\.turbo|\.cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|\.gradle|bin|obj)\/|(^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|composer\.lock|Gemfile\.lock|go\.sum)$|\.(?:o|obj|a|so|dylib|class|pyc|pyo|tsbuildinfo|map|log)$/;
+const GENERATED = /(^|\/)(?:node_modules|dist|build|out|target|coverage|\.next|\.nuxt|\.svelte-kit|\.turbo|\.parcel-cache|\.cache|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.venv|venv|\.gradle|bin|obj|\.eggs|[\w.-]+\.egg-info)\/|\.(?:o|obj|a|so|dylib|dll|class|pyc|pyo|tsbuildinfo|map|log)$/;
 
-export function isGenerated(file: string): boolean {
-  return GENERATED.test(file);
+export function isGenerated(file: string, outDirs: readonly string[] = []): boolean {
+  if (GENERATED.test(file) || isLockfile(file)) return true;
+  return outDirs.some(d => d && (file === d.replace(/\/$/, '') || file.startsWith(d.endsWith('/') ? d : `${d}/`)));
+}
+
+/**
+ * The output folders a tsconfig names (`outDir`, `declarationDir`), workspace-relative to the tsconfig's
+ * folder: `build/` for `"outDir": "./build"`. The file is JSON with comments and trailing commas.
+ */
+export function buildOutputDirs(tsconfigPath: string, text: string): string[] {
+  const base = tsconfigPath.includes('/') ? tsconfigPath.replace(/\/[^/]*$/, '/') : '';
+  const out: string[] = [];
+  for (const m of text.matchAll(/"(?:outDir|declarationDir)"\s*:\s*"([^"\n]{1,200})"/g)) {
+    const dir = m[1].replace(/^\.\//, '').replace(/\/+$/, '');
+    if (!dir || dir === '.' || dir.startsWith('..') || dir.startsWith('/')) continue;
+    out.push(`${base}${dir}/`);
+  }
+  return out;
 }
 
 /** Package manifests an install command edits itself (npm install x adds x to package.json). */
 const MANIFEST = /(^|\/)(?:package\.json|requirements[\w.-]*\.txt|pyproject\.toml|Pipfile|Cargo\.toml|go\.mod|Gemfile|composer\.json)$/;
-const INSTALLS = /\b(?:i|install|add|remove|rm|uninstall|un|update|up|upgrade|get|require|sync|tidy)\b/;
 
 export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): FixEvidence {
   const commands = t.outcome === 'success' || t.outcome === 'partial' ? fixCommands(t) : [];
   // When an install ran, the manifest's new entry is its consequence: the command is the fix.
-  const installed = commands.some(c => INSTALLS.test(commandBody(c)));
-  const diffs = allDiffs.filter(d => !isGenerated(d.file) && !(installed && MANIFEST.test(d.file)));
+  const installed = commands.some(isInstallCommand);
+  // Documentation never fixes a compile, test or runtime error, unless the error is about that file.
+  const diffs = allDiffs.filter(d => !isGenerated(d.file) && !(installed && MANIFEST.test(d.file)) && !(isDocsFile(d.file) && !errorConcerns(t, d.file)));
   const ranked = rankHunks(t, diffs);
-  const changedFiles = diffs.filter(d => d.hunks.length || d.created || d.deleted).map(d => d.file);
+  const rankedFiles = new Set(ranked.map(r => r.diff.file));
+  const changedFiles = diffs.filter(d => rankedFiles.has(d.file) || d.created || d.deleted).map(d => d.file);
+  const inert = allDiffs.filter(d => !isGenerated(d.file) && !changedFiles.includes(d.file) && (d.hunks.length || d.created || d.deleted) && !(installed && MANIFEST.test(d.file))).map(d => d.file);
   const actions: string[] = [];
   if (commands.length) actions.push(`ran ${commands.map(c => '`' + clip(c, 120) + '`').join(', then ')}`);
   const fileLevel = diffs.map(describeFile).filter((s): s is string => !!s);
@@ -185,5 +218,5 @@ export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): F
   if (change.length > MAX_CHANGE_CHARS) change = change.slice(0, MAX_CHANGE_CHARS) + '\n…';
   const explained = commands.length > 0 || ranked.length > 0 || fileLevel.length > 0;
   const fixKey = fixKeyOf(commands, ranked);
-  return { change, commands, actions, changedFiles, explained, ...(fixKey ? { fixKey } : {}) };
+  return { change, commands, actions, changedFiles, explained, inert, ...(fixKey ? { fixKey } : {}) };
 }

@@ -3,6 +3,7 @@
 // prefix; the editor gives source and code instead.
 import { RANK, type ExtractOptions, type Found } from './types';
 import { knownTscCode } from './tsc';
+import { toolOfSource } from './program';
 
 /** The diagnostic as one error, its tool named by the editor's source. */
 export function fromHint(lines: string[], opts: ExtractOptions): Found | undefined {
@@ -10,16 +11,10 @@ export function fromHint(lines: string[], opts: ExtractOptions): Found | undefin
   if (!message) return undefined;
   const src = (opts.source ?? '').toLowerCase();
   const codeRaw = opts.code === undefined ? undefined : String(opts.code);
-  let tool = 'generic';
+  // The terminal names a program's output by the same table, so an editor's and a build's error match.
+  const tool = src ? toolOfSource(src) : 'generic';
   let code = codeRaw;
-  if (src === 'ts' || src === 'tsc' || src === 'typescript' || src === 'js') {
-    tool = 'tsc';
-    if (code && /^\d+$/.test(code)) code = `TS${code}`;
-  } else if (/^(rustc|rust-analyzer|rust)$/.test(src)) tool = 'rustc';
-  else if (/^(python|pylance|pyright|mypy|pylint)$/.test(src)) tool = 'python';
-  else if (/^(gcc|g\+\+|clang|cpptools|c\/c\+\+)$/.test(src)) tool = 'gcc';
-  else if (/^(java|javac|jdt)$/.test(src)) tool = 'javac';
-  else if (src) tool = src;
+  if (tool === 'tsc' && code && /^\d+$/.test(code)) code = `TS${code}`;
   if (!code) code = knownTscCode(message);
   return { tool, code, message, stack: [], excerpt: lines.slice(0, 6).join('\n').trim(), rank: RANK.compiler, at: 0 };
 }

@@ -17,6 +17,9 @@ import { node } from './node';
 import { mocha } from './mocha';
 import { jest } from './jest';
 import { generic } from './generic';
+import { git } from './git';
+import { goTest } from './gotest';
+import { located } from './located';
 
 export const MATCHERS: readonly Matcher[] = [
   // Only records where a Python traceback opens, for pythonException below; claims nothing else.
@@ -57,6 +60,15 @@ export const MATCHERS: readonly Matcher[] = [
   // "● suite › test" heads: the failure's first line below, with the test's name (an "XError: x"
   // line below is also claimed by node, which names jest as its tool).
   jest,
+  // "--- FAIL: TestX": the indented "x_test.go:7: message" below is the test's report, which the located
+  // matcher would take for context.
+  goTest,
+  // "CONFLICT (content): Merge conflict in x".
+  git,
+  // After every tool with a format of its own: "file:line: message" from any other tool (Go, flake8,
+  // mypy, pyright, Biome, make); it also claims the note, help and indented context lines of that shape,
+  // so generic never takes them for the error.
+  located,
   // Last: "ERROR: x", "error: x", "[error] x" from any tool, the guess every matcher above beats.
   generic,
 ];
@@ -64,4 +76,5 @@ export const MATCHERS: readonly Matcher[] = [
 // Cheap gate before the matchers: a line that contains none of these cannot start an error for any
 // matcher above, so the long tail of build noise costs one scan per line. A new matcher whose lines
 // contain none of these words must add its own here.
-export const MAY_START = /rror|ERR|atal|FATAL|xception|Traceback|Warning|Interrupt|Exit|Iteration|undefined reference|multiple definition|cannot find|not found|No such file|denied|Is a directory|Not a directory|File exists|unbound|ubstitution|redirect|arguments|expected|cannot execute|interpreter|terminated|FAILED|●|^E\s|^npm |^\s+\d+\) /;
+// A "file:line" at the start of a line (after an analyser's "vet: ") may be any tool's diagnostic.
+export const MAY_START = /rror|ERR|atal|FATAL|xception|Traceback|Warning|Interrupt|Exit|Iteration|undefined reference|multiple definition|cannot find|not found|No such file|denied|Is a directory|Not a directory|File exists|unbound|ubstitution|redirect|arguments|expected|cannot execute|interpreter|terminated|FAILED|--- FAIL|CONFLICT|merge failed|●|^E\s|^npm |^\s+\d+\) |^\s*(?:[a-z][\w-]*: )?[^\s:]+:\d+[:\s]/;

@@ -1,5 +1,6 @@
 // One pass over one transcript: the lines, the errors found so far (deduplicated, capped), and the
 // helpers several matchers share. Every look-around is bounded by a small window.
+import { programTool } from './program';
 import { MAX_FRAMES, type ExtractedError, type ExtractOptions, type Found, type Line } from './types';
 
 const EXCERPT_BEFORE = 2;
@@ -21,8 +22,12 @@ export class Scan {
   private readonly seen = new Set<string>();
   /** Line index of the last Python "Traceback" header still open, -1 when none: the python matchers' state across lines. */
   pyTraceback = -1;
+  /** The tool the command that printed the output runs (`mypy`, `.venv/bin/ruff`), for formats no one tool owns. */
+  readonly programTool: string | undefined;
 
-  constructor(readonly lines: string[], readonly opts: ExtractOptions, private readonly limit: number) {}
+  constructor(readonly lines: string[], readonly opts: ExtractOptions, private readonly limit: number) {
+    this.programTool = programTool(opts.command);
+  }
 
   get full(): boolean {
     return this.out.length >= this.limit;

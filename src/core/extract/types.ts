@@ -25,12 +25,16 @@ export interface ExtractOptions {
   limit?: number;
   /** The file at hand, when known: disambiguates bare lines ("TypeError: ..." in a .py file is Python). */
   file?: string;
+  /** The command line that printed the output: names the tool of formats no one tool owns (extract/program.ts). */
+  command?: string;
 }
 
 export const MAX_FRAMES = 20;
 
 /** Lower ranks are more likely the root cause; wrappers and guesses rank last. */
-export const RANK = { compiler: 10, runtime: 10, npm: 15, shell: 20, test: 30, generic: 80, wrapper: 90 } as const;
+// `located`: a "file:line: message" line without a severity word (Go, flake8), below a test runner's own
+// block, which says more than the location line pytest prints under it.
+export const RANK = { compiler: 10, runtime: 10, npm: 15, shell: 20, test: 30, located: 35, generic: 80, wrapper: 90 } as const;
 
 /** An error as found, with what picks the root one (rank, then position). */
 export interface Found extends ExtractedError {

@@ -1,34 +1,48 @@
-// Summary lines that only say something else failed (cargo's "could not compile", make's "*** Error",
-// CI's "exit code", "N errors generated", tsc's "Found N errors"). They are kept, flagged as wrappers,
-// so that a transcript with nothing else still yields an error, but they never win over a real one.
+// Summary lines that only say something else failed or count failures (cargo's "could not compile",
+// make's "*** Error", CI's "exit code", "N errors generated", "Found N errors" of tsc, mypy and Biome,
+// pyright's and ESLint's counts, pip's "subprocess-exited-with-error", git's "Automatic merge failed").
+// They are kept, flagged as wrappers, so that a transcript with nothing else still yields an error, but
+// they never win over a real one. A count names no tool: it is the command's (Scan.programTool) or
+// 'generic', never a guess ("Found 1 error." is Biome's as much as tsc's).
 import { RANK } from './types';
 import type { Matcher } from './scan';
+
+/** Lines that only count errors or failures. */
+const COUNTS: RegExp[] = [
+  /^Found \d+ errors?(?: in (?:\d+ files?|the same file)[^.]*)?\.?(?: \(checked \d+ source files?\))?$/,
+  /^\d+ errors?$/,
+  /^\d+ errors?, \d+ warnings?(?:, \d+ informations?)?$/,
+  /^[✖×✗]\s*\d+ problems? \(\d+ errors?, \d+ warnings?\)$/,
+  /^[×✖]?\s*Some errors were emitted while running checks\.?$/,
+];
 
 const WRAPPERS: RegExp[] = [
   /^error: could not compile `[^`]+`/,
   /^error: aborting due to (?:\d+ |)previous errors?/,
   /^make(?:\[\d+\])?: \*\*\* .*Error \d+/,
   /^Error: Process completed with exit code \d+/,
-  /^(?:error )?Command failed with exit code \d+/,
+  /^(?:error |ELIFECYCLE\s+)?Command failed with exit code \d+/,
   /^\d+ errors? generated\.$/,
-  /^Found \d+ errors?(?: in \d+ files?)?\.?$/,
   /^compilation terminated\.$/,
-  /^\d+ errors?$/,
+  /^make(?:\[\d+\])?: Target .* not remade because of errors\.$/,
+  /^error: (?:subprocess-exited-with-error|metadata-generation-failed)$/,
+  /^Automatic merge failed; fix conflicts and then commit the result\.$/,
+  ...COUNTS,
 ];
 
 export const wrappers: Matcher = {
   name: 'wrapper',
   match({ i, t }, s) {
     if (!WRAPPERS.some(w => w.test(t))) return false;
-    s.push(s.make(i, wrapperTool(t), RANK.wrapper, { message: t, wrapper: true }));
+    s.push(s.make(i, wrapperTool(t, s.programTool), RANK.wrapper, { message: t, wrapper: true }));
     return true;
   },
 };
 
-function wrapperTool(t: string): string {
+function wrapperTool(t: string, programTool: string | undefined): string {
   if (t.startsWith('error: could not compile') || t.startsWith('error: aborting')) return 'rustc';
   if (t.startsWith('make')) return 'make';
-  if (/^Found \d+ error/.test(t)) return 'tsc';
   if (/errors? generated|compilation terminated/.test(t)) return 'gcc';
-  return 'generic';
+  if (t.startsWith('Automatic merge failed')) return 'git';
+  return programTool ?? 'generic';
 }

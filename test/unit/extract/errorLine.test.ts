@@ -1,0 +1,122 @@
+// Which line of a failing run is the error, and which tool it is filed under, on real runs of tools the
+// recall corpus has no matcher fixtures for (test/fixtures/tool-output/runs: the command line, the
+// tool's version and the exit code of each). The rules are general, the runs are the proof:
+//   - error/fatal lines over note, warning, help and indented context lines (issue 17, class 1);
+//   - summary lines ("Found N errors", "2 errors, 0 warnings", "Tests: 2 failed") are never the error,
+//     and a count is never filed under a tool it did not come from (class 2);
+//   - the tool is the program the command ran, and a rule code is kept wherever the tool prints it.
+import * as assert from 'assert';
+import { errorFromOutput } from '../../../src/core/capture/commandErrors';
+import { extractErrors, primaryError } from '../../../src/core/extract';
+import { invocation, programTool } from '../../../src/core/extract/program';
+import { runFixture } from '../../fixtures/tool-output';
+
+function fromRun(name: string) {
+  const r = runFixture(name);
+  const e = errorFromOutput(r.text, r.exitCode, r.command);
+  assert.ok(e, `${name}: no error from \`${r.command}\``);
+  return e;
+}
+
+describe('extract: which line of a real run is the error', () => {
+  it('go build: "X redeclared in this block", not the indented "other declaration of X" below it', () => {
+    const e = fromRun('go-redeclared');
+    assert.deepStrictEqual([e.tool, e.message, e.key], ['go', 'total redeclared in this block', 'go:-:<id> redeclared in this block']);
+    const found = primaryError(runFixture('go-redeclared').text, { command: 'go build ./...' })!;
+    assert.deepStrictEqual([found.file, found.line, found.column], ['main.go', 13, 6]);
+    assert.strictEqual(extractErrors(runFixture('go-redeclared').text).filter(x => /other declaration/.test(x.message)).length, 0);
+  });
+
+  it('go vet prints the same error after its "vet: " prefix: the same signature as go build', () => {
+    assert.strictEqual(fromRun('go-vet-redeclared').key, fromRun('go-redeclared').key);
+  });
+
+  it('go build with three errors: each is found, the first is the root', () => {
+    const r = runFixture('go-undefined-unused');
+    const all = extractErrors(r.text, { command: r.command }).map(x => x.message);
+    assert.deepStrictEqual(all, ['imported and not used: "os"', 'count declared but not used', 'undefined: undefinedTax']);
+  });
+
+  it('go test: the failing test and what it reported, not the FAIL summary lines', () => {
+    const e = fromRun('go-test-two-fail');
+    assert.strictEqual(e.message, 'Total() = 6, want 7\ntest: TestTotal');
+    assert.strictEqual(e.code, 'FAIL');
+    assert.strictEqual(e.family, 'go:test');
+    const all = extractErrors(runFixture('go-test-two-fail').text);
+    assert.deepStrictEqual(all.map(x => x.message.split('\n')[1]), ['test: TestTotal', 'test: TestDiscount']);
+  });
+
+  it('gcc under make in a 1,156-line build log: the one error among 230 warnings and their notes', () => {
+    const r = runFixture('make-long-build-log');
+    assert.ok(r.text.split('\n').length > 1000);
+    const e = fromRun('make-long-build-log');
+    assert.deepStrictEqual([e.tool, e.message], ['gcc', '‘undeclared_total’ undeclared (first use in this function)']);
+    assert.ok(!extractErrors(r.text).some(x => !x.wrapper && /warning|note|each undeclared/.test(x.message)), 'a warning or note taken for an error');
+  });
+
+  it("make's own error keeps its location and is filed under make", () => {
+    const e = fromRun('make-missing-separator');
+    assert.deepStrictEqual([e.tool, e.message], ['make', 'missing separator (did you mean TAB instead of 8 spaces?)']);
+  });
+
+  it('pip: the subprocess\'s "invalid command" over pip\'s subprocess-exited-with-error and metadata-generation-failed', () => {
+    const e = fromRun('pip-metadata-failed');
+    assert.deepStrictEqual([e.tool, e.message], ['pip', "error: invalid command 'bdist_wheel'"]);
+  });
+
+  it('git merge: the CONFLICT line, not "Automatic merge failed"', () => {
+    const e = fromRun('git-merge-conflict');
+    assert.deepStrictEqual([e.tool, e.code, e.message], ['git', 'CONFLICT', 'Merge conflict in settings.env (content)']);
+  });
+
+  it('jest with two failing tests: the first test, not "Tests: 2 failed"', () => {
+    const e = fromRun('jest-two-failing');
+    assert.match(e.message, /^expect\(received\)\.toBe\(expected\)/);
+    assert.match(e.message, /test: subtotal multiplies price by quantity/);
+    assert.ok(!extractErrors(runFixture('jest-two-failing').text).some(x => /^Tests?:|Test Suites:|\d+ failed/.test(x.message)));
+  });
+});
+
+describe('extract: the tool is what printed the output, and its rule code stays', () => {
+  it("Biome's \"Found 1 error.\" is a count, never a tsc signature; its rule is the code", () => {
+    const e = fromRun('biome-double-equals');
+    assert.deepStrictEqual([e.tool, e.code], ['biome', 'lint/suspicious/noDoubleEquals']);
+    assert.strictEqual(e.message, 'Using == may be unsafe if you are relying on type coercion.');
+    // Without the command, the count alone is still nobody's tsc error.
+    const counts = extractErrors('Checked 1 file in 45ms. No fixes applied.\nFound 1 error.\n');
+    assert.deepStrictEqual(counts.map(x => [x.tool, !!x.wrapper]), [['generic', true]]);
+  });
+
+  it('mypy: filed under python with its [assignment] code, not under gcc for the "file:line: error:" shape', () => {
+    const e = fromRun('mypy-incompatible');
+    assert.deepStrictEqual([e.tool, e.code], ['python', 'assignment']);
+    assert.strictEqual(e.message, 'Incompatible types in assignment (expression has type "Optional[int]", variable has type "int")');
+    assert.notStrictEqual(primaryError(runFixture('mypy-incompatible').text)!.tool, 'gcc');
+  });
+
+  it('flake8: F401 is the code; pyright: the (reportX) rule of its continuation lines, not the "2 errors" count', () => {
+    assert.deepStrictEqual([fromRun('flake8-unused-import').tool, fromRun('flake8-unused-import').code], ['flake8', 'F401']);
+    const p = fromRun('pyright-inventory');
+    assert.deepStrictEqual([p.tool, p.code, p.message], ['python', 'reportAssignmentType', 'Type "int | None" is not assignable to declared type "int"']);
+  });
+
+  it('the editor and the terminal name a tool alike: mypy in the editor and in a shell give one signature', () => {
+    const term = fromRun('mypy-incompatible');
+    const hinted = primaryError('Incompatible types in assignment (expression has type "Optional[int]", variable has type "int")', { source: 'mypy', code: 'assignment' })!;
+    assert.deepStrictEqual([hinted.tool, hinted.code], [term.tool, term.code]);
+  });
+
+  it('reads the program through paths, versions, env, sudo, `python -m` and launchers', () => {
+    const cases: [string, string | undefined][] = [
+      ['.venv/bin/pip install pyyaml', 'pip'], ['python3.11 -m pip install requests', 'pip'], ['sudo -E apt-get install libpq-dev', 'apt-get'],
+      ['CI=1 npx --yes eslint .', 'eslint'], ['uv run mypy src', 'mypy'], ['poetry run pytest -q', 'pytest'], ['pnpm dlx prisma generate', 'prisma'],
+      ['/usr/local/bin/flake8 app.py', 'flake8'], ['bundle exec rspec', 'rspec'], ['node_modules/.bin/tsc -p .', 'tsc'],
+    ];
+    for (const [line, program] of cases) assert.strictEqual(invocation(line)?.program, program, line);
+    // The printer is the program, unless the line only runs a script (its output is the script's).
+    assert.strictEqual(programTool('.venv/bin/mypy app.py'), 'python');
+    assert.strictEqual(programTool('npm run lint'), undefined);
+    assert.strictEqual(programTool('make'), undefined);
+    assert.strictEqual(programTool('cd api && go vet ./...'), 'go');
+  });
+});
