@@ -194,7 +194,8 @@ export class RecallEngine {
     const { vectors, embedQuery, vectorOf } = this.deps;
     const hasVectors = !!embedQuery && (!!vectors || !!vectorOf);
     if (hasVectors && text.trim()) {
-      const v = await embedQuery!(embeddingText(text)).catch(() => undefined);
+      // A model embeds the query's error text, not raw output; hashed vectors see the words BM25 sees.
+      const v = await embedQuery!(vectors ? embeddingText(text) : text).catch(() => undefined);
       if (v && vectors) {
         for (const h of vectors.search(v, poolSize)) if (h.score > 0) cand(h.id).cos = h.score;
       } else if (v && vectorOf) {
