@@ -16,6 +16,8 @@ import { recallResultJson } from './core/recallJson';
 import { boundedLines, type OversizedLine } from './store/lineReader';
 import { MemoryStore, owedCompactions } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
+import type { Embedder } from './store/embedder';
+import { windowEmbedder } from './store/transformersEmbedder';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
@@ -81,7 +83,8 @@ options:
   --json         machine-readable output
   --help         this text
 
-Recall runs without a model here: signatures + BM25 words + the hash embedder ("embedder": "hash").`;
+Recall uses the embedding model the VS Code window loaded when the window published it and its files are
+here (the same vectors); otherwise signatures + BM25 words + the hash embedder ("embedder": "hash").`;
 
 class UsageError extends Error {}
 
@@ -204,13 +207,19 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     const workspace = str(args, 'workspace') ?? path.basename(folder);
     // The MCP server (its SDK, zod, ajv: most of this bundle's start-up) is loaded only by `engram mcp`.
     const { runMcpCommand } = await import('./mcp/command');
-    return runMcpCommand({ dir: path.resolve(dir), folder, cwd: location.cwd, rootKnown: location.rootKnown, workspace, personal: location.personal, io });
+    return runMcpCommand({ dir: path.resolve(dir), folder, cwd: location.cwd, rootKnown: location.rootKnown, workspace, personal: location.personal, model: location.model, io });
   }
   let store: MemoryStore | undefined;
+  let embedder: Embedder | undefined;
   try {
     const workspaceId = str(args, 'workspace');
     // A reading command that finds forgotten text still owed a compaction opens for writing and pays it.
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0 });
+    // Commands that embed use the model the window loaded, when it published one (the same vectors).
+    const embeds = cmd === 'recall' || cmd === 'import' || cmd === 'ingest' || cmd === 'replay';
+    const model = embeds && location.model ? await windowEmbedder(location.model, path.join(__dirname, 'embedWorker.js')) : undefined;
+    if (model && !model.embedder) io.err(`engram: ${model.note}\n`);
+    embedder = model?.embedder;
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0, ...(embedder ? { embedder } : {}) });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
       case 'recall': return await runRecall(store, rest, args, io, json, location);
@@ -255,6 +264,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     return 1;
   } finally {
     await store?.close().catch(() => undefined);
+    await embedder?.dispose();
   }
 }
 

@@ -12,7 +12,7 @@ import { isStrong, type RecallEvidence } from './recallGate';
 import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
-import { codeOf, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
+import { codeOf, embeddingText, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
 import { workspaceConfidence } from './trust';
 import type { Memory, OwnerScope, RecallQuery, RecallResult, StaleCheck } from './types';
 
@@ -194,7 +194,8 @@ export class RecallEngine {
     const { vectors, embedQuery, vectorOf } = this.deps;
     const hasVectors = !!embedQuery && (!!vectors || !!vectorOf);
     if (hasVectors && text.trim()) {
-      const v = await embedQuery!(text).catch(() => undefined);
+      // A model embeds the query's error text, not raw output; hashed vectors see the words BM25 sees.
+      const v = await embedQuery!(vectors ? embeddingText(text) : text).catch(() => undefined);
       if (v && vectors) {
         for (const h of vectors.search(v, poolSize)) if (h.score > 0) cand(h.id).cos = h.score;
       } else if (v && vectorOf) {

@@ -1,7 +1,8 @@
 // The `engram mcp` command: a stderr logger (stdout is the protocol), the stores opened in the background
 // (so `initialize` is answered at once; each tool call waits for what it needs) and the server over them.
 import type { Logger } from '../core/types';
-import type { Embedder } from '../store/embedder';
+import * as path from 'path';
+import { windowEmbedder } from '../store/transformersEmbedder';
 import { MemoryStore } from '../store/memoryStore';
 import { version } from '../../package.json';
 import { runMcpServer } from './server';
@@ -29,14 +30,16 @@ export interface McpCommandOptions {
   rootKnown: boolean;
   workspace: string;
   personal?: string;
-  /** The embedder both stores use (the window's model when its files are here, else the hash one). */
-  embedder?(): Promise<Embedder | undefined>;
+  /** The model folder the window published (store/location.ts), when its files are here. */
+  model?: string;
   io: ErrIo;
 }
 
 export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
   const log = stderrLogger(opts.io);
-  const embedder = (opts.embedder?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+  // The window's model when it published one, loaded in the background like the store.
+  const embedder = windowEmbedder(opts.model, path.join(__dirname, 'embedWorker.js'))
+    .then(r => { log.info(`engram mcp: ${r.note}`); return r.embedder; }, () => undefined);
   const store = embedder.then(e => MemoryStore.open(opts.dir, { workspaceId: opts.workspace, logger: log, ...(e ? { embedder: e } : {}) }));
   // Read only: memories are written to the workspace store; the personal one is the window's to change.
   const personal = opts.personal

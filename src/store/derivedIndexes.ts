@@ -77,7 +77,7 @@ export class DerivedIndexes {
       get vectors() { return on && embedder.kind !== 'hash' ? self.vectors : undefined; },
       vectorOf: on && embedder.kind === 'hash' ? id => self.hashVector(id) : undefined,
       get embedQuery() {
-        return on && (embedder.kind === 'hash' || self.vectors) ? async (text: string) => (await embedder.embed([text]))[0] : undefined;
+        return on && (embedder.kind === 'hash' || self.vectors) ? async (text: string) => (await embedder.embed([text], 'query'))[0] : undefined;
       },
       workspaceId,
     });

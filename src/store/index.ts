@@ -24,4 +24,4 @@ export { checkMatches, validateCheck, MAX_SCAN_CHARS } from '../core/checkPatter
 export { mergeTeamLines, mergeTeamLinesAsync, teamEdit, teamFileTooLarge, toTeamLine, MAX_TEAM_FILE_BYTES } from '../core/team';
 export type { ImportOptions, ParseResult } from '../core/importFormat';
 // The window publishes its store for the CLI and `engram mcp` (src/store/location.ts).
-export { publishPersonal, publishStore } from './location';
+export { publishModel, publishPersonal, publishStore } from './location';

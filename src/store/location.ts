@@ -35,6 +35,11 @@ export interface StoreLocation {
    * $ENGRAM_STORE_DIR (that means exactly this store).
    */
   personal?: string;
+  /**
+   * The embedding model folder the window loaded (it publishes it beside its store), when its files are
+   * still there: the CLI and `engram mcp` load the same model, so their vectors are the window's.
+   */
+  model?: string;
 }
 
 export interface LocationInput {
@@ -90,7 +95,7 @@ export function fallbackDir(folder: string, env: NodeJS.ProcessEnv, home = os.ho
 }
 
 /** The registry's entries; a malformed registry is reported, never guessed at. */
-export function readRegistry(file: string): { stores: Record<string, string>; personal?: string; error?: string } {
+export function readRegistry(file: string): { stores: Record<string, string>; personal?: string; model?: string; error?: string } {
   let raw: string;
   try { raw = fs.readFileSync(file, 'utf8'); } catch { return { stores: {} }; }
   try {
@@ -100,7 +105,8 @@ export function readRegistry(file: string): { stores: Record<string, string>; pe
     const out: Record<string, string> = {};
     for (const [k, d] of Object.entries(stores)) if (typeof d === 'string' && path.isAbsolute(d)) out[path.resolve(k)] = d;
     const personal = (v as { personal?: unknown }).personal;
-    return { stores: out, ...(typeof personal === 'string' && path.isAbsolute(personal) ? { personal } : {}) };
+    const model = (v as { model?: unknown }).model;
+    return { stores: out, ...(typeof personal === 'string' && path.isAbsolute(personal) ? { personal } : {}), ...(typeof model === 'string' && path.isAbsolute(model) ? { model } : {}) };
   } catch (e) {
     return { stores: {}, error: `${file} is not a valid store registry (${(e as Error).message})` };
   }
@@ -130,7 +136,10 @@ export function resolveStore(input: LocationInput): StoreLocation {
   const registry = readRegistry(regFile);
   if (registry.error) skipped.push(registry.error);
   const personalDir = input.env.ENGRAM_PERSONAL_STORE_DIR ? path.resolve(input.env.ENGRAM_PERSONAL_STORE_DIR) : registry.personal;
-  const personal = personalDir && fs.existsSync(path.join(personalDir, EVENTS_FILE)) ? { personal: personalDir } : {};
+  const personal = {
+    ...(personalDir && fs.existsSync(path.join(personalDir, EVENTS_FILE)) ? { personal: personalDir } : {}),
+    ...(registry.model && fs.existsSync(path.join(registry.model, 'config.json')) ? { model: registry.model } : {}),
+  };
   // The nearest folder with a publication wins: an agent started in packages/web still finds the
   // store of the repository the window opened.
   for (const d of ancestors(folder)) {
@@ -180,11 +189,11 @@ export function startFolder(flag: string | undefined, cwd: string): { folder: st
  */
 export function publishStore(folder: string, dir: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { changed: boolean; error?: string } {
   const file = registryPath(env, home);
-  const { stores, personal, error } = readRegistry(file);
+  const { error, ...reg } = readRegistry(file);
   if (error) return { changed: false, error };
   const key = path.resolve(folder);
-  if (stores[key] === dir) return { changed: false };
-  writeRegistry(file, { ...stores, [key]: dir }, personal);
+  if (reg.stores[key] === dir) return { changed: false };
+  writeRegistry(file, { ...reg, stores: { ...reg.stores, [key]: dir } });
   return { changed: true };
 }
 
@@ -194,17 +203,30 @@ export function publishStore(folder: string, dir: string, env: NodeJS.ProcessEnv
  */
 export function publishPersonal(dir: string | undefined, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { changed: boolean; error?: string } {
   const file = registryPath(env, home);
-  const { stores, personal, error } = readRegistry(file);
+  const { error, ...reg } = readRegistry(file);
   if (error) return { changed: false, error };
-  if (personal === dir) return { changed: false };
-  writeRegistry(file, stores, dir);
+  if (reg.personal === dir) return { changed: false };
+  writeRegistry(file, { ...reg, personal: dir });
   return { changed: true };
 }
 
-function writeRegistry(file: string, stores: Record<string, string>, personal: string | undefined): void {
+/**
+ * What a window calls with the embedding model folder it loaded (undefined when it runs without one), so
+ * the CLI and `engram mcp` embed with the same model. Never overwrites a registry it cannot read.
+ */
+export function publishModel(dir: string | undefined, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): { changed: boolean; error?: string } {
+  const file = registryPath(env, home);
+  const { error, ...reg } = readRegistry(file);
+  if (error) return { changed: false, error };
+  if (reg.model === dir) return { changed: false };
+  writeRegistry(file, { ...reg, model: dir });
+  return { changed: true };
+}
+
+function writeRegistry(file: string, reg: { stores: Record<string, string>; personal?: string; model?: string }): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   // Written whole and renamed into place: a CLI reading at the same moment sees the old or the new file.
   const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify({ version: 1, stores, ...(personal ? { personal } : {}) }, null, 2) + '\n');
+  fs.writeFileSync(tmp, JSON.stringify({ version: 1, stores: reg.stores, ...(reg.personal ? { personal: reg.personal } : {}), ...(reg.model ? { model: reg.model } : {}) }, null, 2) + '\n');
   fs.renameSync(tmp, file);
 }

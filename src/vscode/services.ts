@@ -164,6 +164,9 @@ export class Services implements vscode.Disposable {
       // `engram mcp` recalls from the personal store exactly when this window does.
       const p = mod.publishPersonal(this.config().recall.includePersonal ? this.personalStoreDir : undefined);
       if (p.error) this.logger.warn(`could not publish the personal store location for the CLI: ${p.error}`);
+      // ...and embeds with the model this window loaded, so their vectors are this window's.
+      const m = mod.publishModel(embedder.kind === 'model' ? (embedder as { location?: { dir: string } }).location?.dir : undefined);
+      if (m.error) this.logger.warn(`could not publish the embedding model's location for the CLI: ${m.error}`);
     }
     return store;
   }
