@@ -35,8 +35,22 @@ const node = {
   logLevel: 'warning',
   // transformers.js loads native onnxruntime at run time; it stays a real dependency, loaded only by
   // the embedding worker.
-  external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'],
+  // The team server's database drivers stay real dependencies too, required only by `engram serve`:
+  // PGlite loads its WebAssembly and data files from its own package folder.
+  external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp', 'pg', '@electric-sql/pglite', '@electric-sql/pglite-pgvector'],
+  // jsonc-parser's default (UMD) build requires its parts at run time, which a bundle does not carry.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
+};
+
+// The vector index (Vectra and its tokenizer model, ~4 MB) is a bundle of its own, dist/vectors.js, that
+// src/store/vectorLoader.ts loads only when a model's vectors are in use: the CLI and dist/store.js do not
+// parse it on every start. (Test bundles keep it inside.)
+const splitVectors = {
+  name: 'split-vectors',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/vectorIndex$/ }, args => (args.importer.endsWith('vectorLoader.ts') ? { path: './vectors.js', external: true } : undefined));
+  },
 };
 
 function walk(dir, out = []) {
@@ -52,7 +66,10 @@ const configs = [
   // The extension host entry stays small: the store (vectra and friends) is its own bundle, required
   // only when first needed, so activation parses almost nothing.
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts', vectors: 'src/store/vectorIndex.ts' }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
+  // Claude Code's hook runs on every Edit and Bash call: its own small entry, which loads cli.js only to
+  // store episodes (Stop, SessionEnd).
+  { ...node, entryPoints: { hook: 'src/hookMain.ts' }, outdir: 'dist' },
   {
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
     logLevel: 'warning', entryPoints: { webview: 'media/src/main.ts' }, outdir: 'dist', plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
@@ -64,8 +81,9 @@ if (tests) {
   const entryPoints = [...walk('test/unit'), ...walk('test/integration'), ...walk('test/e2e').filter(() => false)];
   configs.push({
     ...node, entryPoints, outdir: 'out/test', outbase: 'test', sourcemap: true,
-    // Tests import the sources directly; packages stay external so mocha loads real node_modules.
-    packages: 'external',
+    // Tests import the sources directly; packages stay external so mocha loads real node_modules, where
+    // jsonc-parser's default build finds its parts (its ESM build's extensionless imports do not load in Node).
+    packages: 'external', alias: {},
   });
 }
 

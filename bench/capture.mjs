@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Main-thread cost of capture per diagnostics event, against listener baselines in the same run:
 //   node bench/capture.mjs [--files 500] [--events 20000] [--rounds 3] [--json]
-// Drives the real code: DiagnosticsIntake + DiagnosticsBook from src/vscode/capture/diagnostics.ts
-// ('vscode' replaced by a stub: the intake uses none of it) and the pure EpisodeTracker, the way
-// watchDiagnostics does. Prints p50/p99 (wall and CPU) per event and per drain turn; never pass/fail.
+// Drives the real code: DiagnosticsIntake from src/vscode/capture/diagnostics.ts ('vscode' replaced by a
+// stub: the intake uses none of it) and the capture session (its DiagnosticsBook and EpisodeTracker,
+// src/core/capture/capturePipeline.ts), the way watchDiagnostics does. Prints p50/p99 (wall and CPU) per
+// event and per drain turn; never pass/fail.
 import * as esbuild from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,12 +21,14 @@ const ROUNDS = arg('rounds', 3);
 const json = process.argv.includes('--json');
 
 async function load() {
-  const out = mkdtempSync(join(tmpdir(), 'engram-bench-capture-'));
+  // Inside node_modules/.cache, so the bundle's external packages (the session's minimatch) resolve.
+  mkdirSync(join(repo, 'node_modules', '.cache'), { recursive: true });
+  const out = mkdtempSync(join(repo, 'node_modules', '.cache', 'engram-bench-capture-'));
   const entry = join(out, 'entry.ts');
   const { writeFileSync } = await import('node:fs');
   writeFileSync(entry, [
     `export { DiagnosticsIntake, DIAGNOSTICS_BATCH, DIAGNOSTICS_COALESCE_MS } from ${JSON.stringify(join(repo, 'src/vscode/capture/diagnostics.ts'))};`,
-    `export { EpisodeTracker } from ${JSON.stringify(join(repo, 'src/core/episodeTracker.ts'))};`,
+    `export { CapturePipeline } from ${JSON.stringify(join(repo, 'src/core/capture/capturePipeline.ts'))};`,
   ].join('\n'));
   const stubVscode = {
     name: 'vscode-stub',
@@ -140,16 +142,15 @@ function run(label, makeListener, fresh) {
 }
 
 const { mod, cleanup } = await load();
-const { DiagnosticsIntake, EpisodeTracker, DIAGNOSTICS_BATCH: BATCH, DIAGNOSTICS_COALESCE_MS: COALESCE_MS } = mod;
+const { DiagnosticsIntake, CapturePipeline, DIAGNOSTICS_BATCH: BATCH, DIAGNOSTICS_COALESCE_MS: COALESCE_MS } = mod;
 let sink = 0;
 
 const emptyListener = () => ({ onEvent: () => {} });
 const readOnlyListener = byUri => ({ onEvent: uris => { for (const u of uris) sink += byUri.get(u).list.length; } });
 
-/** The real intake + tracker, with the plain-data stand-ins for getDiagnostics and the document lookup. */
+/** The real intake + session, with the plain-data stand-ins for getDiagnostics and the document lookup. */
 function captureParts(byUri) {
-  let n = 0;
-  const tracker = new EpisodeTracker({ noiseThresholdMs: 4000, idleGapMs: 30 * 60_000, settleMs: 2000, newId: () => `ep${++n}` });
+  const session = new CapturePipeline({ noiseThresholdMs: 4000, idleGapMs: 30 * 60_000, settleMs: 2000 });
   const ctx = { fileOpen: true, serverAlive: true };
   let now = 0;
   const intake = new DiagnosticsIntake({
@@ -159,9 +160,9 @@ function captureParts(byUri) {
       return { file: f.rel, diagnostics: f.list.map(d => ({ severity: d.severity, message: d.message, source: d.source, code: d.code, line: d.range.start.line })) };
     },
     context: () => ctx,
-    deliver: (file, errors, c) => { sink += tracker.diagnostics(file, errors, now, c).length; },
+    deliver: (file, raw, c) => { const r = session.diagnostics(file, raw, now, c); sink += r.effects.length; return r.errors; },
   });
-  const turn = t => { now = t; const more = intake.drain(); sink += tracker.tick(t).length; return more; };
+  const turn = t => { now = t; const more = intake.drain(); sink += session.tick(t).length; return more; };
   return { intake, turn, setNow: t => { now = t; } };
 }
 

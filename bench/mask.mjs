@@ -3,7 +3,7 @@
 // (a folder where `npm install @secretlint/core @secretlint/secretlint-rule-preset-recommend` was run,
 // outside the repo) the same corpus goes through secretlint's recommended preset too.
 // Prints numbers; never passes or fails on timing.
-//   node bench/mask.mjs [--secretlint /tmp/secretlint-eval] [--json]
+//   node bench/mask.mjs [--secretlint /tmp/secretlint-eval] [--rounds 15] [--name-held-out] [--json]
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +23,12 @@ async function bundle() {
   writeFileSync(entry, [
     `export * as current from ${JSON.stringify(join(root, 'src/core/mask.ts'))};`,
     `export * as baseline from ${JSON.stringify(join(here, 'baseline/mask.ts'))};`,
+    `export * as before22 from ${JSON.stringify(join(here, 'baseline/mask-before-22/mask.ts'))};`,
+    `export * as poisonBefore22 from ${JSON.stringify(join(here, 'baseline/mask-before-22/poison.ts'))};`,
+    `export * as poison from ${JSON.stringify(join(root, 'src/core/poison.ts'))};`,
+    `export * as classes from ${JSON.stringify(join(root, 'test/fixtures/secrets-classes.ts'))};`,
+    `export * as injection from ${JSON.stringify(join(root, 'test/fixtures/injection-classes.ts'))};`,
+    `export * as injectionOld from ${JSON.stringify(join(root, 'test/fixtures/injection.ts'))};`,
     `export * as secrets from ${JSON.stringify(join(root, 'test/fixtures/secrets.ts'))};`,
     `export * as ordinary from ${JSON.stringify(join(root, 'test/fixtures/ordinary.ts'))};`,
     `export { normaliseSignature } from ${JSON.stringify(join(root, 'src/core/signature.ts'))};`,
@@ -86,11 +92,25 @@ function evaluate(mask, maskAll) {
 }
 
 const rows = [];
-for (const [name, mod] of [['baseline (before issue 10)', m.baseline], ['current', m.current]]) {
+const maskers = [['baseline (before issue 10)', m.baseline], ['before issue 22', m.before22], ['current', m.current]];
+// Timed in interleaved rounds (every masker once per round, the fastest round kept), so a burst of load on
+// this shared machine hits all of them alike instead of whichever ran during it; the fastest round is
+// the one least disturbed by other jobs.
+const rounds = Number(opt('--rounds') ?? 15);
+const times = maskers.map(() => ({ kb: [], msg: [] }));
+for (let r = 0; r < rounds; r++) {
+  maskers.forEach(([, mod], i) => {
+    const mask = t => mod.maskSecrets(t, { genericHome: false });
+    times[i].kb.push(timeIt(() => mask(tool.text), 80));
+    times[i].msg.push(timeIt(() => { for (const l of typical) mask(l); }, 80));
+  });
+}
+const fastest = xs => Math.min(...xs);
+for (const [i, [name, mod]] of maskers.entries()) {
   const mask = t => mod.maskSecrets(t, { genericHome: false });
   const e = evaluate(mask, t => mod.maskSecrets(t));
-  const perKb = timeIt(() => mask(tool.text));
-  const perMsg = timeIt(() => { for (const l of typical) mask(l); });
+  const perKb = { wall: fastest(times[i].kb.map(t => t.wall)), cpu: fastest(times[i].kb.map(t => t.cpu)) };
+  const perMsg = { wall: fastest(times[i].msg.map(t => t.wall)), cpu: fastest(times[i].msg.map(t => t.cpu)) };
   rows.push({
     name, covered: corpus.length - e.missed.length, total: corpus.length,
     missedKinds: [...new Set(e.missed.map(s => s.kind))],
@@ -130,8 +150,48 @@ if (slDir) {
   });
 }
 
+// Issue 22: by class, the half tuned on (train) and the held-out half (measured only), for the masker
+// and the injection guard before issue 22 and now, in the same run.
+const held = id => m.classes.HELD_OUT.has(id) || m.injection.HELD_OUT.has(id);
+const split = (list, ok) => {
+  const out = new Map();
+  for (const s of list) {
+    const r = out.get(s.cls) ?? { train: [0, 0], held: [0, 0], missed: [] };
+    const half = held(s.id) ? r.held : r.train;
+    half[1]++;
+    // Held-out misses are counted, not named, unless asked: naming them invites tuning on them.
+    if (ok(s)) half[0]++; else if (!held(s.id) || args.includes('--name-held-out')) r.missed.push(`${s.id}${held(s.id) ? ' (held out)' : ''}`);
+    out.set(s.cls, r);
+  }
+  return out;
+};
+const classRows = [];
+for (const [name, mod, poison] of [['before issue 22', m.before22, m.poisonBefore22], ['current', m.current, m.poison]]) {
+  const masked = split(m.classes.SECRET_CLASSES, s => { const out = mod.maskSecrets(s.context); return !m.classes.classNeedles(s.value).some(n => out.includes(n)); });
+  const kept = split(m.classes.ORDINARY_CLASSES, s => mod.maskSecrets(s.text, { genericHome: false }) === s.text);
+  const flagged = split(m.injection.INJECTION_CLASSES, s => poison.detectInjection(s.text).length > 0);
+  const clean = split(m.injection.BENIGN_CLASSES, s => poison.detectInjection(s.text).length === 0);
+  classRows.push({ name, masked: Object.fromEntries(masked), kept: Object.fromEntries(kept), flagged: Object.fromEntries(flagged), clean: Object.fromEntries(clean) });
+}
+
+// Ordinary text the guard must leave unflagged: every recorded tool-output line, the masking fixtures'
+// ordinary lines, every text line of the recorded capture traces, and injection.ts's benign lines.
+function traceLines() {
+  const base = join(root, 'test/fixtures/traces');
+  const lines = new Set();
+  const walk = v => { if (typeof v === 'string') { for (const l of v.split('\n')) if (l.trim()) lines.add(l); } else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x); };
+  for (const f of readdirSync(base)) if (f.endsWith('.jsonl')) for (const l of readFileSync(join(base, f), 'utf8').split('\n')) if (l.trim()) walk(JSON.parse(l));
+  return [...lines];
+}
+const guardOrdinary = [...new Set([...tool.lines, ...ordinary, ...traceLines(), ...m.injectionOld.BENIGN])];
+const guardRows = [['before issue 22', m.poisonBefore22], ['current', m.poison]].map(([name, p]) => {
+  const flagged = guardOrdinary.filter(l => p.detectInjection(l).length);
+  const attacks = m.injectionOld.ATTACKS.filter(a => p.detectInjection(a).length).length;
+  return { name, flagged: flagged.length, lines: guardOrdinary.length, examples: flagged.slice(0, 5), attacks, attackTotal: m.injectionOld.ATTACKS.length };
+});
+
 if (asJson) {
-  console.log(JSON.stringify({ rows, signatureUsPerMsg: sig.wall / typical.length, signatureCpuUsPerMsg: sig.cpu / typical.length }, null, 2));
+  console.log(JSON.stringify({ rows, classRows, guardRows, signatureUsPerMsg: sig.wall / typical.length, signatureCpuUsPerMsg: sig.cpu / typical.length }, null, 2));
 } else {
   console.log(`Masking bench — ${cpus().length} CPUs, Node ${process.version}, load ${loadavg().map(x => x.toFixed(1)).join(' ')}`);
   console.log(`corpus: ${corpus.length} secrets in context; ordinary: ${ordinary.length} lines (issue + real tool output + NOT_SECRETS), ${tool.lines.length} recorded tool-output lines (${kb.toFixed(0)} KB); typical message: ${typical.length} lines, mean ${Math.round(typical.reduce((a, l) => a + l.length, 0) / typical.length)} chars\n`);
@@ -144,5 +204,22 @@ if (asJson) {
   for (const r of rows) {
     if (r.missedKinds.length) console.log(`${r.name} missed: ${r.missedKinds.join(', ')}`);
     for (const x of r.fpExamples) console.log(`${r.name} changed: ${x}`);
+  }
+  const cur = rows.find(r => r.name === 'current'), before = rows.find(r => r.name === 'before issue 22');
+  console.log(`\ncost against the masker before issue 22, this run: ${(cur.cpuUsPerKb / before.cpuUsPerKb).toFixed(2)}x per KB, ${(cur.cpuUsPerMsg / before.cpuUsPerMsg).toFixed(2)}x per message (CPU)`);
+  for (const g of guardRows) {
+    console.log(`guard ${g.name}: injection.ts attempts flagged ${g.attacks}/${g.attackTotal}; ordinary lines flagged ${g.flagged}/${g.lines} (tool output, masking fixtures, traces, injection.ts benign)`);
+    for (const x of g.examples) console.log(`  flagged: ${JSON.stringify(x).slice(0, 120)}`);
+  }
+  const frac = ([a, b]) => `${a}/${b}`;
+  for (const [title, key] of [['secrets masked (issue 22 corpus)', 'masked'], ['ordinary lines unchanged', 'kept'], ['injections flagged', 'flagged'], ['benign lines unflagged', 'clean']]) {
+    console.log(`\n${title}: train / held-out`);
+    console.log(`| class | ${classRows.map(r => r.name).join(' | ')} |`);
+    console.log(`|---|${classRows.map(() => '---').join('|')}|`);
+    for (const cls of Object.keys(classRows[0][key])) {
+      console.log(`| ${cls} | ${classRows.map(r => `${frac(r[key][cls].train)} / ${frac(r[key][cls].held)}`).join(' | ')} |`);
+    }
+    const missed = classRows[classRows.length - 1][key];
+    for (const [cls, r] of Object.entries(missed)) if (r.missed.length) console.log(`current, ${cls}: not ${key} ${r.missed.join(', ')}`);
   }
 }

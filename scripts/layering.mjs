@@ -8,12 +8,14 @@ import { isBuiltin } from 'node:module';
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const RULES = [
-  { layer: 'src/core/', vscode: true, node: true, above: ['src/views/', 'src/store/', 'src/vscode/', 'src/mcp/', 'src/cli', 'src/extension'], why: 'src/core is pure TypeScript' },
-  { layer: 'src/store/', vscode: true, node: false, above: ['src/views/', 'src/vscode/', 'src/extension'], why: 'src/store is Node-only' },
+  { layer: 'src/core/', vscode: true, node: true, above: ['src/views/', 'src/store/', 'src/vscode/', 'src/mcp/', 'src/server/', 'src/cli', 'src/extension'], why: 'src/core is pure TypeScript' },
+  { layer: 'src/store/', vscode: true, node: false, above: ['src/views/', 'src/vscode/', 'src/server/', 'src/extension'], why: 'src/store is Node-only' },
+  // The team server runs in its own process (engram serve), on core, store and the MCP tools.
+  { layer: 'src/server/', vscode: true, node: false, above: ['src/views/', 'src/vscode/', 'src/cli', 'src/extension'], why: 'src/server is the team server (Node, no VS Code)' },
   // The views' protocols and view model are shared by the host and the webview, so they keep the
   // webview's rules; the webview may import them and src/core, nothing else of the host.
-  { layer: 'src/views/', vscode: true, node: true, above: ['src/store/', 'src/vscode/', 'src/mcp/', 'src/cli', 'src/extension'], why: 'src/views is shared with the webview (a browser)' },
-  { layer: 'media/src/', vscode: true, node: true, above: ['src/store/', 'src/vscode/', 'src/mcp/', 'src/cli', 'src/extension'], why: 'the webview runs in a browser' },
+  { layer: 'src/views/', vscode: true, node: true, above: ['src/store/', 'src/vscode/', 'src/mcp/', 'src/server/', 'src/cli', 'src/extension'], why: 'src/views is shared with the webview (a browser)' },
+  { layer: 'media/src/', vscode: true, node: true, above: ['src/store/', 'src/vscode/', 'src/mcp/', 'src/server/', 'src/cli', 'src/extension'], why: 'the webview runs in a browser' },
 ];
 
 /** The esbuild plugin; `root` is the repository folder the layer paths are relative to. */

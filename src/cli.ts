@@ -7,18 +7,21 @@ import * as path from 'path';
 import * as readline from 'readline';
 import { reasonTexts } from './core/reasons';
 import { mean } from './core/trust';
-import { toWorkspaceRelative } from './core/scope';
+import { toWorkspaceFile } from './core/workspacePath';
+import { RecallService } from './core/recallService';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
+import { recallResultJson } from './core/recallJson';
 import { boundedLines, type OversizedLine } from './store/lineReader';
 import { MemoryStore, owedCompactions } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
+import type { Embedder } from './store/embedder';
+import { windowEmbedder } from './store/transformersEmbedder';
 import { writeFileAtomicSync } from './store/atomicFile';
 import { readableReplay, replayLines, replayTrace } from './cliReplay';
 import { runHook } from './cliHook';
-import { runMcpCommand, stderrLogger } from './mcp/command';
-import { describeLocation, resolveStore, startFolder } from './store/location';
+import { describeLocation, resolveStore, startFolder, type StoreLocation } from './store/location';
 import { runConnect } from './mcp/connectCommand';
 
 const USAGE = `engram — episodic memory for coding agents (headless)
@@ -63,6 +66,15 @@ commands:
                                         --hooks: also Claude Code's capture hooks (.claude/settings.json)
   disconnect claude-code|codex|cursor|vscode [--user]
                                         remove it again (and our Claude Code hooks)
+  serve [--database URL] [--data DIR] [--host 127.0.0.1] [--port 7077] [--rate N] [--no-vectors]
+                                        the team server (HTTP + MCP at /mcp) on PostgreSQL, or on an embedded
+                                        one in DIR (default: the user's data folder); see README "Team server"
+  serve token create --tenant T --principal P [--role member|reviewer|admin] [--database URL | --data DIR]
+                                        prints a Bearer token once, alone on the last line; serve token revoke
+                                        ID|TOKEN; serve token list [--tenant T]
+  team push [FILE] --server URL         move a git team file (.engram/team.jsonl) to the team server
+  recall|show|forget|feedback|import ... --server URL
+                                        the same commands against a team server (token in $ENGRAM_TOKEN)
 
 options:
   --store DIR    memory folder (default: $ENGRAM_STORE_DIR, else the store the VS Code window published
@@ -71,25 +83,27 @@ options:
   --json         machine-readable output
   --help         this text
 
-Recall runs without a model here: signatures + BM25 words + the hash embedder ("embedder": "hash").`;
+Recall uses the embedding model the VS Code window loaded when the window published it and its files are
+here (the same vectors); otherwise signatures + BM25 words + the hash embedder ("embedder": "hash").`;
 
 class UsageError extends Error {}
 
 interface Args { positional: string[]; flags: Map<string, string | true> }
 
-const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace', 'folder']);
+const VALUE_FLAGS = new Set(['store', 'file', 'k', 'out', 'reason', 'queries', 'kinds', 'owners', 'outcome', 'batch', 'workspace', 'folder',
+  'database', 'data', 'host', 'port', 'rate', 'tenant', 'principal', 'role', 'server', 'visibility']);
 
 /** Options every command takes. */
 const COMMON_FLAGS = ['store', 'workspace', 'folder', 'json', 'help'];
 /** Options per command: anything else is a usage error, never silently ignored (a typo must not change the answer). */
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
-  import: ['trusted', 'batch'],
-  recall: ['file', 'k', 'kinds', 'owners', 'outcome', 'stdin', 'queries', 'proactive'],
+  import: ['trusted', 'batch', 'server', 'visibility'],
+  recall: ['file', 'k', 'kinds', 'owners', 'outcome', 'stdin', 'queries', 'proactive', 'server'],
   export: ['out'],
   stats: [],
-  show: [],
-  forget: ['reason'],
-  feedback: ['reason'],
+  show: ['server'],
+  forget: ['reason', 'server'],
+  feedback: ['reason', 'server'],
   replay: [],
   ingest: [],
   hook: [],
@@ -97,6 +111,8 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   where: [],
   connect: ['hooks', 'user'],
   disconnect: ['hooks', 'user'],
+  serve: ['database', 'data', 'host', 'port', 'rate', 'no-vectors', 'tenant', 'principal', 'role'],
+  team: ['server'],
 };
 
 /** Throws a UsageError naming the first option the command does not take. */
@@ -156,18 +172,23 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   const [cmd, ...rest] = args.positional;
   if (args.flags.has('help') || !cmd || cmd === 'help') { io.out(USAGE + '\n'); return cmd || args.flags.has('help') ? 0 : 2; }
   const json = args.flags.has('json');
-  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, ingest: true, hook: true, mcp: true, where: true, connect: true, disconnect: true };
+  const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, ingest: true, hook: true, mcp: true, where: true, connect: true, disconnect: true, serve: true, team: true };
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
+  // The team server and its clients (src/server), loaded only for these commands.
+  if (cmd === 'serve' || cmd === 'team' || args.flags.has('server')) {
+    const remote = await import('./server/cliEntry');
+    try { return await remote.runServerCli(cmd, rest, args, io); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 1; }
+  }
   const start = startFolder(str(args, 'folder'), process.cwd());
   if (start.note) io.err(`engram: ${start.note}\n`);
-  const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder });
+  const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder, folderGiven: start.given });
   if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
   if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io, { hooks: args.flags.has('hooks'), user: args.flags.has('user') });
   // An agent's hook runs on every tool call: it only appends to its session file (no store opened) until
   // the session ends, and it never fails the agent's tool call (exit 0; problems on stderr).
   if (cmd === 'hook') {
-    const result = await runHook(rest[0], location.dir, location.folder, io).catch(e => { io.err(`engram hook: ${(e as Error).message}\n`); return 0; });
+    const result = await runHook(rest[0], location.dir, location.folder, io, async () => ({ MemoryStore, replayLines })).catch(e => { io.err(`engram hook: ${(e as Error).message}\n`); return 0; });
     return result;
   }
   for (const s of location.skipped) io.err(`engram: ignored: ${s}\n`);
@@ -178,21 +199,33 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   const reading = cmd === 'recall' || cmd === 'export' || cmd === 'stats' || cmd === 'show';
   if (reading && !fs.existsSync(dir)) { io.err(`engram: no memory store at ${dir}${location.source === 'fallback' ? ' (pass --store DIR, set ENGRAM_STORE_DIR, or open the folder in VS Code with Engram)' : ''}\n`); return 1; }
 
-  let store: MemoryStore | undefined;
-  try {
-    // The workspace root whose publication was found (an agent may start in a subfolder), else --folder or cwd.
-    const folder = location.folder;
+  // The workspace root (store/location.ts): the published folder, --folder, or the project folder above
+  // the working directory; an agent may start in a subfolder.
+  const folder = location.folder;
+  if (cmd === 'mcp') {
     // The MCP server writes under the folder's name, as the VS Code window for that folder does.
-    const workspaceId = str(args, 'workspace') ?? (cmd === 'mcp' ? path.basename(folder) : undefined);
+    const workspace = str(args, 'workspace') ?? path.basename(folder);
+    // The MCP server (its SDK, zod, ajv: most of this bundle's start-up) is loaded only by `engram mcp`.
+    const { runMcpCommand } = await import('./mcp/command');
+    return runMcpCommand({ dir: path.resolve(dir), folder, cwd: location.cwd, rootKnown: location.rootKnown, workspace, personal: location.personal, model: location.model, io });
+  }
+  let store: MemoryStore | undefined;
+  let embedder: Embedder | undefined;
+  try {
+    const workspaceId = str(args, 'workspace');
     // A reading command that finds forgotten text still owed a compaction opens for writing and pays it.
-    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0, ...(cmd === 'mcp' ? { logger: stderrLogger(io) } : {}) });
+    // Commands that embed use the model the window loaded, when it published one (the same vectors).
+    const embeds = cmd === 'recall' || cmd === 'import' || cmd === 'ingest' || cmd === 'replay';
+    const model = embeds && location.model ? await windowEmbedder(location.model, path.join(__dirname, 'embedWorker.js')) : undefined;
+    if (model && !model.embedder) io.err(`engram: ${model.note}\n`);
+    embedder = model?.embedder;
+    store = await MemoryStore.open(path.resolve(dir), { workspaceId, readOnly: reading && owedCompactions(dir) === 0, ...(embedder ? { embedder } : {}) });
     switch (cmd) {
       case 'import': return await runImport(store, rest, args, io);
-      case 'recall': return await runRecall(store, rest, args, io, json);
+      case 'recall': return await runRecall(store, rest, args, io, json, location);
       case 'export': return runExport(store, args, io);
       case 'stats': return runStats(store, io, json);
       case 'show': return runShow(store, rest, io, json);
-      case 'mcp': return await runMcpCommand(store, { folder, workspace: workspaceId ?? path.basename(folder), personal: location.personal, io });
       case 'replay': {
         const file = need(rest[0], 'replay needs a trace file (JSON lines)');
         const report = await replayTrace(store, file, { scope: 'workspace', workspace: str(args, 'workspace') ?? 'replay', agent: 'user' });
@@ -231,6 +264,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
     return 1;
   } finally {
     await store?.close().catch(() => undefined);
+    await embedder?.dispose();
   }
 }
 
@@ -272,26 +306,9 @@ async function runImport(store: MemoryStore, rest: string[], args: Args, io: Io)
   return report.imported === 0 && (report.merged ?? 0) === 0 && report.errors.length > 0 ? 1 : 0;
 }
 
-function resultJson(r: RecallResult) {
-  const m = r.memory;
-  const base = {
-    id: m.id, kind: m.kind, score: r.score, why: reasonTexts(r.reasons), title: memoryTitle(m), scope: m.scope,
-    maturity: m.maturity, confidence: round(mean(m.confidence)), ...(r.weak ? { weak: true } : {}),
-  };
-  switch (m.kind) {
-    case 'lesson': return {
-      ...base, rootCause: m.rootCause, fixApproach: m.fixApproach, errorText: m.errorText, errorSignature: m.errorSignature,
-      ...(m.commands?.length ? { commands: m.commands } : {}), ...(m.change ? { change: m.change } : {}),
-      ...(m.author ? { author: m.author } : {}), ...(m.unexplained ? { unexplained: true } : {}),
-      ...(m.flagged?.length ? { flagged: m.flagged } : {}),
-    };
-    case 'episode': return { ...base, summary: m.summary, outcome: m.outcome, resolution: m.resolution, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
-    case 'fact': return { ...base, content: m.content, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
-    case 'rule': return { ...base, instruction: m.instruction, ...(m.flagged?.length ? { flagged: m.flagged } : {}) };
-  }
-}
+const resultJson = recallResultJson;
 
-async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io, json: boolean): Promise<number> {
+async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io, json: boolean, at: StoreLocation): Promise<number> {
   const kVal = str(args, 'k');
   const k = kVal === undefined ? undefined : Number(kVal);
   if (k !== undefined && (!Number.isInteger(k) || k < 1 || k > 1000)) throw new UsageError('--k must be a whole number from 1 to 1000');
@@ -299,11 +316,15 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
   const owners = list<OwnerScope>(args, 'owners', ['workspace', 'personal', 'team']);
   const outcome = str(args, 'outcome');
   if (outcome !== undefined && outcome !== 'success' && outcome !== 'failure') throw new UsageError('--outcome must be success or failure');
-  const cwd = process.cwd();
-  const rel = (f: string | undefined) => (f ? toWorkspaceRelative(f, [cwd]) ?? f : undefined);
+  // A file relative to where the command runs (or absolute), as the workspace root's path: the one normaliser.
+  const rel = (f: string | undefined) => (f ? toWorkspaceFile(f, at.folder, at.cwd) ?? f : undefined);
   // --proactive applies exactly the gate the editor's unasked surfaces use (core/recallGate.ts).
   const proactive = args.flags.has('proactive') || undefined;
-  const ask = (query: string, file?: string) => store.recall({ text: query, file: rel(file), k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive });
+  // The one recall service, as the window and `engram mcp` ask it. Like the editor's search, this command
+  // shows what the store holds and checks no files (scripts and benches read it as a search); what an
+  // agent is handed over MCP is stale-checked.
+  const service = new RecallService({ workspace: async () => store, owners: () => owners ?? ['workspace', 'team'] });
+  const ask = (query: string, file?: string, kq = k) => service.recall({ text: query, file: rel(file), k: kq, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive }, { checkStale: false });
 
   const queriesFile = str(args, 'queries');
   if (queriesFile) {
@@ -316,7 +337,7 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
       try { q = JSON.parse(line); } catch { io.out(JSON.stringify({ line: n, error: 'not valid JSON' }) + '\n'); continue; }
       if (typeof q?.query !== 'string') { io.out(JSON.stringify({ line: n, error: '"query" must be a string' }) + '\n'); continue; }
       const file = typeof q.file === 'string' && q.file ? q.file : undefined;
-      const results = await store.recall({ text: q.query, file: rel(file), k: typeof q.k === 'number' ? q.k : k, kinds, owners, outcome: outcome as 'success' | 'failure' | undefined, proactive });
+      const results = await ask(q.query, file, typeof q.k === 'number' ? q.k : k);
       if (json) io.out(JSON.stringify({ query: q.query, ...(file ? { file } : {}), results: results.map(resultJson) }) + '\n');
       else io.out(readable(q.query, results) + '\n');
     }
@@ -419,6 +440,9 @@ async function* stdinLines(): AsyncIterable<string> {
   const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) yield line;
 }
+
+// What dist/hook.js loads from this bundle at Stop and SessionEnd (src/hookMain.ts).
+export { MemoryStore, replayLines };
 
 if (require.main === module) {
   main(process.argv.slice(2), {

@@ -2,20 +2,24 @@
 // payload's trace events, masked, to the session's file next to the store (0600). Stop replays the
 // session through the capture pipeline and stores the episodes that ended so far; SessionEnd stores the
 // rest and removes the files. A replay skips the episodes an earlier one stored (their keys are kept in
-// the session's .stored file), so nothing is stored twice. Only Stop and SessionEnd open the store.
+// the session's .stored file), so nothing is stored twice. Only Stop and SessionEnd open the store, and
+// only they load it (`storing`): the hook's own bundle (src/hookMain.ts) carries none of it.
 import * as fs from 'fs';
 import * as path from 'path';
 import { claudeHookEvents } from './core/capture/claudeCode';
 import { maskDeep } from './core/mask';
-import { MemoryStore } from './store/memoryStore';
-import { replayLines } from './cliReplay';
+import type { MemoryStore } from './store/memoryStore';
+import type { replayLines } from './cliReplay';
+
+/** What storing episodes takes, loaded at Stop and SessionEnd only. */
+export interface HookStoring { MemoryStore: typeof MemoryStore; replayLines: typeof replayLines }
 
 interface Io { out(s: string): void; err(s: string): void; stdin(): AsyncIterable<string> }
 
 const MAX_PAYLOAD_CHARS = 8 * 1024 * 1024;
 const MAX_FILE_CHARS = 512 * 1024;
 
-export async function runHook(client: string | undefined, storeDir: string, folder: string, io: Io): Promise<number> {
+export async function runHook(client: string | undefined, storeDir: string, folder: string, io: Io, storing: () => Promise<HookStoring>): Promise<number> {
   if (client !== 'claude-code') { io.err('engram hook: the only client is "claude-code" (engram hook claude-code)\n'); return 2; }
   let raw = '';
   for await (const line of io.stdin()) {
@@ -47,6 +51,7 @@ export async function runHook(client: string | undefined, storeDir: string, fold
   const storedFile = path.join(dir, `${r.sessionId}.stored`);
   const stored = readStored(storedFile);
   if (lines.some(l => l.trim())) {
+    const { MemoryStore, replayLines } = await storing();
     const store = await MemoryStore.open(path.resolve(storeDir), { workspaceId: path.basename(folder) });
     try {
       const report = await replayLines(store, lines, { scope: 'workspace', workspace: path.basename(folder), agent: 'claude-code' }, { finish: r.ends, stored });

@@ -196,8 +196,9 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string, l
     trigger: triggerText(t),
     goal: t.source === 'terminal' ? `make \`${t.command?.line ?? ''}\` pass` : `clear ${t.error?.code ?? 'the error'} in ${t.file ?? 'the file'}`,
     domain: m.domain,
-    steps: t.steps.map(s => {
-      const d = s.action.startsWith('edit ') ? m.diffs.find(x => `edit ${x.file}` === s.action) : undefined;
+    // A file's whole diff goes on its last edit step only: two runs of edits to one file show it once.
+    steps: t.steps.map((s, i) => {
+      const d = s.action.startsWith('edit ') && !t.steps.slice(i + 1).some(x => x.action === s.action) ? m.diffs.find(x => `edit ${x.file}` === s.action) : undefined;
       return d ? { ...s, detail: d.diff } : { ...s };
     }),
     toolsUsed: [...new Set([t.source === 'terminal' ? 'terminal' : 'editor', ...(t.error?.tool ? [t.error.tool] : [])])],

@@ -9,6 +9,7 @@
 import type { EpisodeStep, Outcome } from './types';
 import type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, TrackerEffect, TrackerOptions } from './trackedEpisode';
 import { commandConcerns, normaliseCommand } from './capture/commandLines';
+import { isReadOnlyCommand, relatedToAttempt, testRun, testsCover } from './capture/commandKinds';
 
 // Both live in leaf modules so that fixEvidence and types.ts need not import the tracker; its callers
 // still find them here.
@@ -20,15 +21,21 @@ export type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, Tracke
 interface Pending {
   error: ErrorInfo;
   firstSeen: number;
-  savedAt?: number;
 }
 
 interface FileState {
   present: Map<string, ErrorInfo>;
   pending: Map<string, Pending>;
-  /** Last edit of this file while it had errors (typing in it makes a short-lived error noise). */
-  editedAt?: number;
 }
+
+/**
+ * When a file last changed, for "has the edit settled": the user's last edit, the last change of its
+ * error set (a language server still catching up with the typing), and the last save (after that edit).
+ */
+interface FileActivity { editedAt?: number; changedAt?: number; savedAt?: number }
+
+/** Files whose activity is remembered (the ones being worked on); the oldest is forgotten first. */
+const MAX_ACTIVITY_FILES = 500;
 
 /** Commands kept for an episode that opens after they ran (its error appeared before them). */
 const RECENT_COMMANDS = 20;
@@ -46,6 +53,7 @@ export class EpisodeTracker {
   private hint = Infinity;
   private opts: TrackerOptions;
   private readonly recentCommands: { line: string; result: string; at: number }[] = [];
+  private readonly activity = new Map<string, FileActivity>();
 
   constructor(opts: Partial<TrackerOptions> & { newId: () => string }) {
     this.opts = { noiseThresholdMs: 4000, idleGapMs: 30 * 60_000, settleMs: 1500, maxSteps: 60, maxFiles: 50, ...opts };
@@ -86,23 +94,28 @@ export class EpisodeTracker {
     const state = this.fileState(file);
     const next = new Map<string, ErrorInfo>();
     for (const e of errors) if (!next.has(e.key)) next.set(e.key, e);
+    const act = this.noteActivity(file, 'changedAt', now);
 
     for (const [key, error] of next) {
       const ep = this.episodeFor(diagKey(file, key));
       if (ep) {
         if (ep.resolvingSince !== undefined) {
-          // Came back before the fix was confirmed: the attempt did not work.
+          // Gone and back while the file was being typed in: the line was half-written, not a failed fix.
+          const typing = act.editedAt !== undefined && act.editedAt >= ep.resolvingSince;
           ep.resolvingSince = undefined;
-          ep.recurrences++;
-          this.addStep(ep, { action: 'error returned', result: error.message.split('\n')[0], wasEffective: false, at: now });
-          effects.push({ type: 'recurred', episode: ep });
+          if (!typing) {
+            // Came back before the fix was confirmed: the attempt did not work.
+            ep.recurrences++;
+            this.addStep(ep, { action: 'error returned', result: error.message.split('\n')[0], wasEffective: false, at: now });
+            effects.push({ type: 'recurred', episode: ep });
+          }
         }
         continue;
       }
       if (!state.pending.has(key)) {
         const p = { error, firstSeen: now };
         state.pending.set(key, p);
-        this.noteDeadline(this.pendingDeadline(p));
+        this.noteDeadline(this.pendingDeadline(file, p));
       }
     }
 
@@ -111,12 +124,12 @@ export class EpisodeTracker {
         state.pending.delete(key);
         // Gone quickly, but not while the file was typed in: a command (an install, a generator) cleared
         // it. That is a fix worth keeping, not typing noise.
-        const typed = state.editedAt !== undefined && state.editedAt >= p.firstSeen;
+        const typed = act.editedAt !== undefined && act.editedAt >= p.firstSeen;
         const byCommand = this.recentCommands.some(c => c.at >= p.firstSeen && /^passed\b/.test(c.result));
         if (!typed && byCommand && ctx.fileOpen && ctx.serverAlive) {
           const opened = this.openDiagnostic(file, p, now);
           effects.push(opened);
-          if (opened.type === 'opened') { opened.episode.resolvingSince = now; this.noteDeadline(now + this.opts.settleMs); }
+          if (opened.type === 'opened') { opened.episode.resolvingSince = now; this.noteDeadline(this.resolveDeadline(opened.episode)); }
         } else {
           effects.push({ type: 'noise', file, key, livedMs: now - p.firstSeen });
         }
@@ -129,7 +142,7 @@ export class EpisodeTracker {
         effects.push(this.finish(ep, ep.resolvingSince !== undefined ? 'success' : 'abandoned', now, ep.resolvingSince !== undefined ? 'error gone' : 'file closed'));
       } else if (ctx.serverAlive && ep.resolvingSince === undefined) {
         ep.resolvingSince = now;
-        this.noteDeadline(now + this.opts.settleMs);
+        this.noteDeadline(this.resolveDeadline(ep));
       }
       // A stopped language server says nothing about the error: keep waiting.
     }
@@ -140,10 +153,11 @@ export class EpisodeTracker {
     return effects;
   }
 
-  /** A save: errors still there shortly after it are real, whatever the threshold. */
+  /** A save: errors still there shortly after it (and after no further edit) are real, whatever the threshold. */
   saved(file: string, now: number): TrackerEffect[] {
+    this.noteActivity(file, 'savedAt', now);
     const state = this.files.get(file);
-    if (state) for (const p of state.pending.values()) { p.savedAt = now; this.noteDeadline(this.pendingDeadline(p)); }
+    if (state) for (const p of state.pending.values()) this.noteDeadline(this.pendingDeadline(file, p));
     for (const ep of this.byFile.get(file) ?? []) ep.lastActivity = now;
     return this.tick(now);
   }
@@ -151,8 +165,9 @@ export class EpisodeTracker {
   /** The user (or an agent) changed a file: a step for every open episode, and the idle-gap boundary. */
   edited(file: string, now: number, changes = 1): TrackerEffect[] {
     const effects = this.splitIdle(now);
-    const state = this.files.get(file);
-    if (state) state.editedAt = now;
+    // Pending errors of this file wait for the typing to settle: their deadlines only move later, so the
+    // hint (a lower bound) stays valid and a keystroke costs no rescan.
+    this.noteActivity(file, 'editedAt', now);
     for (const ep of this.episodes.values()) {
       const last = ep.steps[ep.steps.length - 1];
       if (last && last.action === `edit ${file}`) {
@@ -186,25 +201,30 @@ export class EpisodeTracker {
     return effects;
   }
 
-  /** A terminal command finished. Non-zero opens (or continues) an episode; zero closes the same command's. */
+  /**
+   * A terminal command finished. Non-zero opens (or continues) an episode, unless the command only looks
+   * at things (echo, which, ls …); zero closes the same command's episode, or the one of a different
+   * command line that runs the same tests. A command is a step only of the episodes it concerns.
+   */
   commandEnded(cmd: CommandInfo, now: number): TrackerEffect[] {
     const effects = this.splitIdle(now);
     const normalised = normaliseCommand(cmd.line);
     if (!normalised) return effects;
     const key = termKey(normalised);
-    const own = this.episodeFor(key);
     const failed = cmd.exitCode !== undefined && cmd.exitCode !== 0 && !INTERRUPTED.has(cmd.exitCode);
+    const own = this.episodeFor(key) ?? this.sameTests(cmd, failed);
     const firstLine = cmd.error?.message.split('\n')[0];
     this.recentCommands.push({ line: cmd.line, result: exitText(cmd.exitCode, firstLine), at: now });
     if (this.recentCommands.length > RECENT_COMMANDS) this.recentCommands.shift();
 
     for (const ep of this.episodes.values()) {
       if (ep === own) continue;
-      // A command is a step of the episodes it concerns (all open terminal attempts; an editor error only
-      // when it names its module or file, or installs for a missing one), never of every open episode.
-      if (commandConcerns(ep, cmd.line)) {
-        this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: undefined, at: now, detail: cmd.line });
-      }
+      // A command is a step of the episodes it concerns: for a terminal attempt, what belongs to it
+      // (commandKinds.relatedToAttempt); for an editor error, a command that names its module or file or
+      // installs for a missing one. Only that keeps an episode alive: other work is the user moving on.
+      const concerns = ep.source === 'terminal' ? relatedToAttempt(ep, cmd.line) : commandConcerns(ep, cmd.line);
+      if (!concerns) continue;
+      this.addStep(ep, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: undefined, at: now, detail: cmd.line });
       ep.lastActivity = now;
     }
 
@@ -218,10 +238,14 @@ export class EpisodeTracker {
       } else if (failed) {
         const family = cmd.error?.family;
         if (family && own.error && family !== own.error.family) {
-          // A different kind of error: the first problem is past, a new one starts.
-          this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: true, at: now, detail: cmd.line });
-          effects.push(this.finish(own, 'partial', now, `the error changed to: ${firstLine ?? ''}`.trim()));
-          effects.push(this.openTerminal(cmd, normalised, now));
+          // A different kind of error: what was done since the last run fixed the first one (`tsc: not
+          // found` → install → TS2322). The run itself failed, so its step is not a success.
+          this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: false, at: now, detail: cmd.line });
+          const ended = this.finish(own, 'success', now, `the error changed to: ${firstLine ?? ''}`.trim());
+          const next = this.openTerminal(cmd, normalised, now);
+          own.changedTo = cmd.error;
+          own.nextEpisodeId = next.episode.id;
+          effects.push(ended, next);
         } else {
           own.recurrences++;
           this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: false, at: now, detail: cmd.line });
@@ -233,7 +257,7 @@ export class EpisodeTracker {
           effects.push({ type: 'recurred', episode: own });
         }
       }
-    } else if (failed) {
+    } else if (failed && !isReadOnlyCommand(cmd.line)) {
       // The same error the editor already shows (a build printing what the language server reported):
       // one episode, the editor's, with this run as a step.
       const twin = cmd.error && this.openWithError(cmd.error.key, 'diagnostics');
@@ -247,6 +271,27 @@ export class EpisodeTracker {
     }
     effects.push(...this.tick(now));
     return effects;
+  }
+
+  /**
+   * The open terminal episode of another command line that runs the same tests (`npm test` failed,
+   * `npx jest src/cart.test.js` ran next): a pass that covers the failure closes it, a failure of the
+   * same kind is its recurrence.
+   */
+  private sameTests(cmd: CommandInfo, failed: boolean): TrackedEpisode | undefined {
+    const run = testRun(cmd.line);
+    if (!run || (!failed && cmd.exitCode !== 0)) return undefined;
+    let best: TrackedEpisode | undefined;
+    for (const ep of this.episodes.values()) {
+      if (ep.source !== 'terminal' || !ep.command) continue;
+      const theirs = testRun(ep.command.line);
+      if (!theirs || theirs.suite !== run.suite) continue;
+      const same = failed
+        ? !!cmd.error && !!ep.error && cmd.error.family === ep.error.family
+        : testsCover(run, `${ep.error?.message ?? ''}\n${ep.command.output ?? ''}`);
+      if (same && (!best || ep.lastActivity > best.lastActivity)) best = ep;
+    }
+    return best;
   }
 
   /** The user ends an episode (engram.endEpisode). */
@@ -263,13 +308,16 @@ export class EpisodeTracker {
     return [...this.episodes.values()].map(ep => this.finish(ep, 'abandoned', now, reason));
   }
 
-  /** Opens errors that outlived the threshold (or a save) and confirms fixes that stayed fixed. */
+  /**
+   * Opens errors that outlived the threshold with the file settled (or a save), confirms fixes that
+   * stayed fixed, and ends terminal attempts nothing related has touched for the idle gap.
+   */
   tick(now: number): TrackerEffect[] {
     if (now < this.hint) return [];
     const effects: TrackerEffect[] = [];
     for (const [file, state] of this.files) {
       for (const [key, p] of state.pending) {
-        if (now >= this.pendingDeadline(p)) {
+        if (now >= this.pendingDeadline(file, p)) {
           state.pending.delete(key);
           // A terminal episode is already about this error (the build failed first): the editor's view
           // of it is part of that episode, not a second one.
@@ -283,9 +331,13 @@ export class EpisodeTracker {
         }
       }
     }
-    for (const ep of this.episodes.values()) {
-      if (ep.resolvingSince !== undefined && now >= ep.resolvingSince + this.opts.settleMs) {
+    for (const ep of [...this.episodes.values()]) {
+      if (ep.resolvingSince !== undefined && now >= this.resolveDeadline(ep)) {
         effects.push(this.finish(ep, 'success', now, 'the error is gone'));
+      } else if (ep.source === 'terminal' && now >= this.idleDeadline(ep)) {
+        // A diagnostics episode waits for the next event (splitIdle): its error may still be there, and a
+        // window left open overnight must not end and reopen it every idle gap.
+        effects.push(this.finish(ep, 'abandoned', now, 'idle gap'));
       }
     }
     this.hint = this.exactDeadline();
@@ -303,14 +355,56 @@ export class EpisodeTracker {
 
   private exactDeadline(): number {
     let next = Infinity;
-    for (const state of this.files.values()) for (const p of state.pending.values()) next = Math.min(next, this.pendingDeadline(p));
-    for (const ep of this.episodes.values()) if (ep.resolvingSince !== undefined) next = Math.min(next, ep.resolvingSince + this.opts.settleMs);
+    for (const [file, state] of this.files) for (const p of state.pending.values()) next = Math.min(next, this.pendingDeadline(file, p));
+    for (const ep of this.episodes.values()) {
+      if (ep.resolvingSince !== undefined) next = Math.min(next, this.resolveDeadline(ep));
+      else if (ep.source === 'terminal') next = Math.min(next, this.idleDeadline(ep));
+    }
     return next;
   }
 
-  private pendingDeadline(p: Pending): number {
-    const byAge = p.firstSeen + this.opts.noiseThresholdMs;
-    return p.savedAt !== undefined ? Math.min(byAge, p.savedAt + this.opts.settleMs) : byAge;
+  /**
+   * When a pending error counts: once the file has been quiet (no edit, no change of its error set) for
+   * the noise threshold — edit-idle time, not time since the error appeared, so slow typing on a busy
+   * machine never turns a half-written line into an episode — or a settle after a save that no edit
+   * followed.
+   */
+  private pendingDeadline(file: string, p: Pending): number {
+    const a = this.activity.get(file);
+    const byIdle = Math.max(p.firstSeen, this.quietSince(a)) + this.opts.noiseThresholdMs;
+    const saved = a?.savedAt;
+    if (saved === undefined || saved < (a?.editedAt ?? -Infinity)) return byIdle;
+    return Math.min(byIdle, Math.max(saved, p.firstSeen, a?.changedAt ?? -Infinity) + this.opts.settleMs);
+  }
+
+  /** A vanished error is fixed once it stayed gone for the settle time with the file quiet. */
+  private resolveDeadline(ep: TrackedEpisode): number {
+    const a = ep.file ? this.activity.get(ep.file) : undefined;
+    return Math.max(ep.resolvingSince ?? -Infinity, this.quietSince(a)) + this.opts.settleMs;
+  }
+
+  private idleDeadline(ep: TrackedEpisode): number {
+    return ep.lastActivity + this.opts.idleGapMs + 1;
+  }
+
+  private quietSince(a: FileActivity | undefined): number {
+    return Math.max(a?.editedAt ?? -Infinity, a?.changedAt ?? -Infinity);
+  }
+
+  private noteActivity(file: string, kind: keyof FileActivity, now: number): FileActivity {
+    let a = this.activity.get(file);
+    if (a) this.activity.delete(file); // re-inserted last: the map's order is least recently active first
+    else a = {};
+    a[kind] = now;
+    this.activity.set(file, a);
+    if (this.activity.size > MAX_ACTIVITY_FILES) {
+      for (const f of this.activity.keys()) {
+        if (this.files.has(f) || this.byFile.has(f)) continue; // still needed by a pending error or an episode
+        this.activity.delete(f);
+        break;
+      }
+    }
+    return a;
   }
 
   private openDiagnostic(file: string, p: Pending, now: number): TrackerEffect {
@@ -328,7 +422,7 @@ export class EpisodeTracker {
     return { type: 'opened', episode: ep };
   }
 
-  private openTerminal(cmd: CommandInfo, normalised: string, now: number): TrackerEffect {
+  private openTerminal(cmd: CommandInfo, normalised: string, now: number): Extract<TrackerEffect, { type: 'opened' }> {
     const ep: TrackedEpisode = {
       id: this.opts.newId(), source: 'terminal', key: termKey(normalised), error: cmd.error,
       command: { ...cmd, normalised }, startedAt: now, lastActivity: now, steps: [], files: [], sourceIds: [cmd.id],
@@ -342,6 +436,7 @@ export class EpisodeTracker {
   private register(ep: TrackedEpisode): void {
     this.episodes.set(ep.id, ep);
     this.byKey.set(ep.key, ep.id);
+    if (ep.source === 'terminal') this.noteDeadline(this.idleDeadline(ep));
     if (ep.file && ep.source === 'diagnostics') {
       let set = this.byFile.get(ep.file);
       if (!set) this.byFile.set(ep.file, set = new Set());

@@ -11,7 +11,7 @@ export function historyFacts(ev: MemoryEvent): HistoryFacts {
   switch (ev.type) {
     case 'recorded': return { type: 'recorded', source: ev.memory.source };
     case 'updated': return { type: 'updated', fields: Object.keys(ev.patch), reason: ev.reason };
-    case 'feedback': return { type: 'feedback', outcome: ev.outcome, auto: ev.auto, workspace: ev.workspace, reason: ev.reason };
+    case 'feedback': return { type: 'feedback', outcome: ev.outcome, auto: ev.auto, workspace: ev.workspace, reason: ev.reason, ...(ev.replaces ? { replaces: ev.replaces } : {}) };
     case 'evidence': return { type: 'evidence', evidenceId: ev.evidenceId, reason: ev.reason };
     case 'promoted':
     case 'demoted': return { type: ev.type, from: ev.from, to: ev.to, reason: ev.reason };
@@ -49,7 +49,8 @@ export function historyText(h: HistoryFacts, t: Translate = english): string {
     case 'recorded': return t('recorded ({0})', sourceText(h.source, t));
     case 'updated': return t('updated {0}', h.fields.join(', ')) + because(h.reason);
     case 'feedback': return outcomeText(h.outcome, t) + (h.auto ? ' ' + t('(automatic)') : '')
-      + (h.workspace ? ' ' + t('in {0}', h.workspace) : '') + because(h.reason);
+      + (h.workspace ? ' ' + t('in {0}', h.workspace) : '')
+      + (h.replaces ? ' ' + t('(replaces the automatic {0})', outcomeText(h.replaces, t)) : '') + because(h.reason);
     case 'evidence': return t('evidence {0}', h.evidenceId) + because(h.reason);
     case 'promoted': return t('promoted {0} → {1}', maturityText(h.from, t), maturityText(h.to, t)) + because(h.reason);
     case 'demoted': return t('demoted {0} → {1}', maturityText(h.from, t), maturityText(h.to, t)) + because(h.reason);

@@ -148,10 +148,13 @@ export function computeInsights(input: InsightsInput): InsightsData {
     for (const h of history(m.id)) {
       if (h.type === 'promoted') {
         promotionEvents.push({ at: h.at, to: h.to });
-      } else if (h.type === 'feedback' && h.outcome === 'prevented') {
-        prevented++;
-        if (sig) preventedBySig.set(sig, (preventedBySig.get(sig) ?? 0) + 1);
-        else unestimated++;
+      } else if (h.type === 'feedback') {
+        // A verdict that replaces an automatic outcome takes that one back: one recurrence counts once.
+        const n = (h.outcome === 'prevented' ? 1 : 0) - (h.replaces === 'prevented' ? 1 : 0);
+        if (!n) continue;
+        prevented += n;
+        if (sig) preventedBySig.set(sig, (preventedBySig.get(sig) ?? 0) + n);
+        else unestimated += n;
       }
     }
   }
@@ -162,6 +165,7 @@ export function computeInsights(input: InsightsInput): InsightsData {
   let totalMs = 0;
   const rows: TimeSavedRow[] = [];
   for (const [signature, n] of preventedBySig) {
+    if (n <= 0) continue;
     const medianMs = median(durations.get(signature) ?? []);
     if (medianMs === undefined) unestimated += n;
     else totalMs += n * medianMs;

@@ -8,8 +8,10 @@ import { notPlaceholder, type Detector } from './mask/detector';
 import { ASSIGNED_LITERAL, QUOTED_LITERAL, secretLiteral } from './mask/entropy';
 import { KEY_VALUE_DETECTORS } from './mask/keyValue';
 import { COMMAND_LINE_DETECTORS, PASSWORD_DETECTORS } from './mask/passwords';
+import { maskViews, toInput } from './mask/normalize';
 import { findEmails, GENERIC_HOME, homeVariants, PERSONAL_DETECTORS } from './mask/personal';
-import { TOKEN_DETECTORS } from './mask/tokens';
+import { NON_LATIN_PROSE_DETECTORS, PROSE_DETECTORS } from './mask/prose';
+import { findPrefixedTokens, TOKEN_DETECTORS } from './mask/tokens';
 
 export { looksHighEntropy } from './mask/entropy';
 
@@ -53,9 +55,11 @@ export interface SecretHit {
 }
 
 // Order matters only for the kind reported when two detectors cover the same span (earlier wins a tie).
-const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS, ...PASSWORD_DETECTORS];
+const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS, ...PASSWORD_DETECTORS, ...PROSE_DETECTORS];
 
 interface Span { start: number; end: number; kind: string; replacement: string }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 const NOT_A_SECRET_KIND = new Set(['home', 'user', 'host', 'path']);
 
@@ -95,24 +99,49 @@ function runDetector(d: Detector, text: string, add: (start: number, end: number
   }
 }
 
+type Add = (start: number, end: number, kind: string, replacement?: string) => void;
+
 function collect(text: string, opts: MaskOptions): Span[] {
   const spans: Span[] = [];
-  const add = (start: number, end: number, kind: string, replacement = `«secret:${kind}»`) => {
+  const add: Add = (start, end, kind, replacement = `«secret:${kind}»`) => {
     if (end > start) spans.push({ start, end, kind, replacement });
   };
+  detectAll(text, opts, spans, add);
+  // The same detectors on the normalised views of lines normalising changes (mask/normalize.ts: escaped
+  // quotes, CRLF, look-alikes), every span mapped back onto the input.
+  for (const { offset, view } of maskViews(text)) {
+    detectAll(view.text, opts, spans, (start, end, kind, replacement) => {
+      const [s, e] = toInput(view, start, end);
+      add(offset + s, offset + e, kind, replacement);
+    });
+  }
 
+  homeAndNames(text, opts, add);
+  return resolveOverlaps(spans);
+}
+
+/** Secrets and personal data in `text` (the input, or one normalised view of a line of it). */
+function detectAll(text: string, opts: MaskOptions, spans: Span[], add: Add): void {
   for (const b of privateKeyBlocks(text)) add(b.start, b.end, b.kind);
+  findPrefixedTokens(text, add);
   for (const d of SECRET_DETECTORS) runDetector(d, text, add);
+  if (NON_ASCII.test(text)) for (const d of NON_LATIN_PROSE_DETECTORS) runDetector(d, text, add);
 
   // Only where no detector above matched, so known kinds keep their names.
+  const before = spans.length;
   for (const re of [QUOTED_LITERAL, ASSIGNED_LITERAL]) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const value = m[2];
       const start = m.index + m[0].length - value.length - m[1].length;
       const end = start + value.length;
-      if (spans.some(s => s.start < end && start < s.end) || !secretLiteral(value, text, start)) continue;
+      if (!secretLiteral(value, text, start)) continue;
+      // Compared in input coordinates (add() maps a view's span): a literal inside a span a detector
+      // already found is dropped again.
+      const n = spans.length;
       add(start, end, 'high-entropy');
+      const s = spans[n];
+      if (s && spans.slice(0, before).some(o => o.start < s.end && s.start < o.end)) spans.pop();
     }
   }
 
@@ -121,7 +150,10 @@ function collect(text: string, opts: MaskOptions): Span[] {
     if (d.kind === 'email' && opts.emails === false) continue;
     runDetector(d, text, add);
   }
+}
 
+/** Home folders, absolute paths, the user's and host's names: rewritten so the text stays readable. */
+function homeAndNames(text: string, opts: MaskOptions, add: Add): void {
   if (opts.homeDir && opts.homeDir.length > 1) {
     for (const home of homeVariants(opts.homeDir)) {
       for (let i = text.indexOf(home); i >= 0; i = text.indexOf(home, i + home.length)) {
@@ -149,7 +181,6 @@ function collect(text: string, opts: MaskOptions): Span[] {
     const re = new RegExp(`(?<![A-Za-z0-9_-])${escapeRe(name)}(?![A-Za-z0-9_-])`, 'gi');
     for (let m = re.exec(text); m; m = re.exec(text)) add(m.index, m.index + m[0].length, kind, `«${kind}»`);
   }
-  return resolveOverlaps(spans);
 }
 
 function resolveOverlaps(spans: Span[]): Span[] {

@@ -5,7 +5,8 @@
 // Pure (no 'vscode'), so the exact shape is unit-tested.
 import type { Memory, RecallResult } from './types';
 import { episodeFix, memoryTitle } from './types';
-import { detectMemoryInjection } from './poison';
+import { foldKeepingPositions, inputIndex, INVISIBLE_CHARS } from './lookalikes';
+import { DATA_MARKER, detectMemoryInjection } from './poison';
 import { reasonTexts } from './reasons';
 import { workspaceConfidence } from './trust';
 import { fenceFor, stripControl } from './markdown';
@@ -57,9 +58,29 @@ export function confidenceOf(m: Memory, workspace?: string): number {
 /** One line of memory text, safe inside the data block: no control chars, no forged markers. */
 export function dataText(text: string | undefined, max = 600): string {
   if (!text) return '';
-  let t = stripControl(text).replace(/\s+/g, ' ').trim();
-  t = t.replace(new RegExp(MARKER, 'gi'), '[marker removed]');
+  // Hidden characters go (TAG characters spell text a model reads), and the block's markers are looked
+  // for on folded text: "ΕND ENGRAM MEMORY DATA" with a Greek Ε, full-width letters or a zero-width
+  // space inside is still the marker to a model.
+  let t = stripControl(text).replace(INVISIBLE_CHARS, '').replace(/[\u{E0000}-\u{E007F}]/gu, '').replace(/\s+/g, ' ').trim();
+  t = withoutMarkers(t);
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+const MARKERS = new RegExp(DATA_MARKER.source, 'gi');
+
+function withoutMarkers(t: string): string {
+  const folded = foldKeepingPositions(t);
+  MARKERS.lastIndex = 0;
+  if (!MARKERS.test(folded.text)) return t;
+  let out = '', pos = 0;
+  MARKERS.lastIndex = 0;
+  for (let m = MARKERS.exec(folded.text); m; m = MARKERS.exec(folded.text)) {
+    const start = folded.deleted ? inputIndex(folded.deleted, m.index) : m.index;
+    const end = folded.deleted ? inputIndex(folded.deleted, m.index + m[0].length - 1) + 1 : m.index + m[0].length;
+    out += t.slice(pos, start) + '[marker removed]';
+    pos = end;
+  }
+  return out + t.slice(pos);
 }
 
 /** The fields of one memory as `key: value` lines. */

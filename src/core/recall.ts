@@ -12,7 +12,7 @@ import { isStrong, type RecallEvidence } from './recallGate';
 import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
-import { codeOf, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
+import { codeOf, embeddingText, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
 import { workspaceConfidence } from './trust';
 import type { Memory, OwnerScope, RecallQuery, RecallResult, StaleCheck } from './types';
 
@@ -23,11 +23,15 @@ export interface VectorSearch {
   search(query: Float32Array, n: number, filter?: (id: string) => boolean): { id: string; score: number }[];
 }
 
-/** What ranking reads (interfaces in recall/source.ts: the in-memory indexes, or a database's rows). */
+/** What ranking reads (interfaces in recall/source.ts: the in-memory indexes, the store's persisted view, or a database's rows). */
 export interface RecallDeps {
   state: MemoryLookup;
   lexical: WordIndex;
   bySignature: SignatureIndex;
+  /** Ids of constraints in the order first recorded; default: a scan of `state.all()` per revision. */
+  constraintIds?: () => readonly string[];
+  /** The first lesson (in the order first recorded) citing an episode; default: a scan of `state.all()` per revision. */
+  lessonOfEpisode?: (episodeId: string) => string | undefined;
   vectors?: VectorSearch;
   embedQuery?: (text: string) => Promise<Float32Array | undefined>;
   /** Why a memory is stale (code it names is gone); a query's own `isStale` (RecallQuery) comes first. */
@@ -101,7 +105,7 @@ export class RecallEngine {
   constructor(private readonly deps: RecallDeps) {}
 
   async recall(q: RecallQuery): Promise<RecallResult[]> {
-    const { state, lexical, bySignature } = this.deps;
+    const { state, lexical } = this.deps;
     const now = q.now ?? Date.now();
     const k = Math.max(1, Math.floor(q.k ?? DEFAULT_K));
     const owners = new Set<OwnerScope>(q.owners ?? this.deps.defaultOwners ?? DEFAULT_OWNERS);
@@ -116,17 +120,17 @@ export class RecallEngine {
 
     // 1. Exact signature keys: the whole query, and each error found in it. The same normalised message
     //    under another tool prefix (a pasted line without "error TS…:" framing) counts too.
-    const byText = this.signatureTexts();
+    const sigs = this.signatures();
     const sigIds = new Map<string, string>(); // id -> label
     for (const [key, label] of querySignatures(text)) {
-      for (const id of bySignature.get(key) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
+      for (const id of sigs.idsWith(key)) if (!sigIds.has(id)) sigIds.set(id, label);
       const code = codeOf(key);
-      for (const other of byText.get(signatureTextOf(key)) ?? []) {
+      for (const other of sigs.keysWithText(signatureTextOf(key))) {
         // When one side lacks a code, or both have the same one under another tool (mocha and node print
         // the same ERR_ASSERTION): TS2322 and TS2345 with the same words are different errors.
         const otherCode = codeOf(other);
         if (other === key || (code !== '-' && otherCode !== '-' && otherCode !== code)) continue;
-        for (const id of bySignature.get(other) ?? []) if (!sigIds.has(id)) sigIds.set(id, label);
+        for (const id of sigs.idsWith(other)) if (!sigIds.has(id)) sigIds.set(id, label);
       }
     }
 
@@ -190,7 +194,8 @@ export class RecallEngine {
     const { vectors, embedQuery, vectorOf } = this.deps;
     const hasVectors = !!embedQuery && (!!vectors || !!vectorOf);
     if (hasVectors && text.trim()) {
-      const v = await embedQuery!(text).catch(() => undefined);
+      // A model embeds the query's error text, not raw output; hashed vectors see the words BM25 sees.
+      const v = await embedQuery!(vectors ? embeddingText(text) : text).catch(() => undefined);
       if (v && vectors) {
         for (const h of vectors.search(v, poolSize)) if (h.score > 0) cand(h.id).cos = h.score;
       } else if (v && vectorOf) {
@@ -202,9 +207,9 @@ export class RecallEngine {
     const model = hasVectors && !!vectors;
     // One item per piece of knowledge: an episode whose lesson is live stands behind that lesson, which
     // takes its match (and is judged on its own details: the test, the module).
-    const lessonOf = this.episodeLessons();
+    const lessonOf = this.deps.lessonOfEpisode ?? (() => { const map = this.episodeLessons(); return (id: string) => map.get(id); })();
     for (const c of [...cands.values()]) {
-      const lessonId = lessonOf.get(c.id);
+      const lessonId = lessonOf(c.id);
       const lesson = lessonId ? state.get(lessonId) : undefined;
       if (!lessonId || !keep(lesson) || state.get(c.id)?.kind !== 'episode') continue;
       cands.delete(c.id);
@@ -361,9 +366,17 @@ export class RecallEngine {
     return terms.map(t => ({ t, idf: this.deps.lexical.idf(t) })).sort((a, b) => b.idf - a.idf).map(x => x.t);
   }
 
-  /** Normalised message text → signature keys carrying it, rebuilt when the map changes. */
-  private signatureTexts(): Map<string, string[]> {
-    const map = this.deps.bySignature;
+  /** Memories by key, and the keys sharing a message text: the index's own lookup when it has one. */
+  private signatures(): { idsWith(key: string): Iterable<string>; keysWithText(text: string): Iterable<string> } {
+    const index = this.deps.bySignature;
+    return {
+      idsWith: key => index.get(key) ?? [],
+      keysWithText: text => (index.keysWithText ? index.keysWithText(text) : this.signatureTexts(index).get(text) ?? []),
+    };
+  }
+
+  /** Normalised message text → signature keys carrying it, rebuilt when the index changes. */
+  private signatureTexts(map: SignatureIndex): Map<string, string[]> {
     const rev = this.deps.state.revision;
     if (this.textCache?.revision !== rev || this.textCache.size !== map.size) {
       const byText = new Map<string, string[]>();
@@ -379,7 +392,8 @@ export class RecallEngine {
   }
 
   /** Ids of constraints, cached per state revision (the list is short; scanning every memory is not). */
-  private constraintIds(): string[] {
+  private constraintIds(): readonly string[] {
+    if (this.deps.constraintIds) return this.deps.constraintIds();
     const rev = this.deps.state.revision;
     if (this.constraintCache?.revision !== rev) {
       const ids = [...this.deps.state.all()].filter(m => m.maturity === 'constraint').map(m => m.id);

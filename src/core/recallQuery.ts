@@ -5,6 +5,7 @@ import { extractErrors } from './extract';
 import { meaningfulText, tokenize } from './lexical';
 import type { WordIndex } from './recall/source';
 import { normaliseSignature, signatureOf } from './signature';
+import { stripAnsi } from './text';
 
 /** Query words kept for scoring: the rarest, so a pasted log does not cost a pass over every common word. */
 const MAX_QUERY_TOKENS = 48;
@@ -116,4 +117,23 @@ export function queryMeaning(text: string, tokens: string[], lexical: WordIndex)
     total += w;
   }
   return { idf, total, message, isError };
+}
+
+/** Characters of a query a model embeds: its meaning is in the first sentences, and models truncate anyway. */
+const MAX_EMBED_CHARS = 2000;
+
+/**
+ * What an embedding model sees of a query: the error messages extracted from raw tool output (no ANSI
+ * codes, progress lines or stack frames), else the words as typed, bounded. The raw query (up to 64 KB)
+ * would spend the model's window on noise.
+ */
+export function embeddingText(text: string): string {
+  const clean = stripAnsi(text);
+  try {
+    const messages = [...new Set(extractErrors(clean).slice(0, 8).map(e => e.message.trim()).filter(Boolean))];
+    if (messages.length) return messages.join('\n').slice(0, MAX_EMBED_CHARS);
+  } catch {
+    // Not parsable as tool output: the words themselves.
+  }
+  return clean.trim().slice(0, MAX_EMBED_CHARS);
 }

@@ -89,10 +89,15 @@ export function foldEvent(m: Memory, ev: Exclude<MemoryEvent, { type: 'recorded'
     case 'feedback': {
       const confidence = { ...m.confidence };
       if (ev.outcome === 'prevented') confidence.alpha += 1; else confidence.beta += 1;
+      // The user's verdict that replaces an automatic outcome takes that one back (never below the prior).
+      if (ev.replaces === 'prevented') confidence.alpha = Math.max(1, confidence.alpha - 1);
+      else if (ev.replaces === 'still_failed') confidence.beta = Math.max(1, confidence.beta - 1);
       const next = { ...m, confidence, updatedAt: ev.at } as Memory;
       if (next.kind === 'lesson' && ev.workspace) {
         const per = { ...(next.perWorkspace ?? {}) };
-        const cur = per[ev.workspace] ?? { prevented: 0, stillFailed: 0 };
+        let cur = per[ev.workspace] ?? { prevented: 0, stillFailed: 0 };
+        if (ev.replaces === 'prevented') cur = { ...cur, prevented: Math.max(0, cur.prevented - 1) };
+        else if (ev.replaces === 'still_failed') cur = { ...cur, stillFailed: Math.max(0, cur.stillFailed - 1) };
         per[ev.workspace] = ev.outcome === 'prevented'
           ? { ...cur, prevented: cur.prevented + 1 } : { ...cur, stillFailed: cur.stillFailed + 1 };
         next.perWorkspace = per;

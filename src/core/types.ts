@@ -161,7 +161,8 @@ export type Memory = Episode | Lesson | Fact | Rule;
 export type MemoryEvent =
   | { type: 'recorded'; id: string; at: number; memory: Memory }
   | { type: 'updated'; id: string; at: number; patch: Record<string, unknown>; reason?: string }
-  | { type: 'feedback'; id: string; at: number; outcome: FeedbackOutcome; reason?: string; auto?: boolean; workspace?: string }
+  /** `replaces`: the user's verdict takes back the automatic outcome of the same recurrence (one recurrence counts once). */
+  | { type: 'feedback'; id: string; at: number; outcome: FeedbackOutcome; reason?: string; auto?: boolean; workspace?: string; replaces?: FeedbackOutcome }
   | { type: 'evidence'; id: string; at: number; evidenceId: string; reason?: string; workspace?: string }
   | { type: 'promoted'; id: string; at: number; from: Maturity; to: Maturity; reason: string }
   | { type: 'demoted'; id: string; at: number; from: Maturity; to: Maturity; reason: string }
@@ -177,7 +178,7 @@ export type MemoryEventType = MemoryEvent['type'];
 export type HistoryFacts =
   | { type: 'recorded'; source: MemorySource }
   | { type: 'updated'; fields: string[]; reason?: string }
-  | { type: 'feedback'; outcome: FeedbackOutcome; auto?: boolean; workspace?: string; reason?: string }
+  | { type: 'feedback'; outcome: FeedbackOutcome; auto?: boolean; workspace?: string; reason?: string; replaces?: FeedbackOutcome }
   | { type: 'evidence'; evidenceId: string; reason?: string }
   | { type: 'promoted' | 'demoted'; from: Maturity; to: Maturity; reason: string }
   | { type: 'accessed' }

@@ -24,6 +24,8 @@ export interface StoreView {
   has(id: string): boolean;
   isTombstoned(id: string): boolean;
   all(): Memory[];
+  /** The facts alone (a store that reads memories from disk lists only these); default: all() filtered. */
+  facts?(): Fact[];
   /** Ids of memories filed under a signature key (their own, or an error their episode met). */
   idsWithSignature(key: string): Iterable<string>;
 }
@@ -138,7 +140,8 @@ export function planRecord(view: StoreView, input: Memory, ctx: PlanContext): Re
   if (m.kind === 'fact') {
     // Profile facts: the newer value supersedes the older, which stays as history; a word-for-word
     // repeat is only marked as seen again.
-    const events = resolveFactUpdate(m, view.all().filter((f): f is Fact => f.kind === 'fact'), ctx.now);
+    const facts = view.facts ? view.facts() : view.all().filter((f): f is Fact => f.kind === 'fact');
+    const events = resolveFactUpdate(m, facts, ctx.now);
     return { id: events[0].id, events };
   }
   return { id: m.id, events: [{ type: 'recorded', id: m.id, at: ctx.now, memory: m }] };
@@ -193,12 +196,17 @@ export function promotionAfter(m: Memory, ctx: PlanContext & { outcome?: Feedbac
   return t && { type: t.kind, id: m.id, at: ctx.now, from: m.maturity, to: t.to, reason: t.reason };
 }
 
-/** An outcome, and the step up or down the ladder it causes. */
-export function planFeedback(view: StoreView, m: Memory, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string }, ctx: PlanContext): MemoryEvent[] {
+/**
+ * An outcome, and the step up or down the ladder it causes. `replaces`: the user's verdict on a
+ * recurrence that already got an automatic outcome (core/capture/outcomeLedger.ts) takes that one back,
+ * so the recurrence counts once and as the user said.
+ */
+export function planFeedback(view: StoreView, m: Memory, outcome: FeedbackOutcome, opts: { reason?: string; auto?: boolean; file?: string; replaces?: FeedbackOutcome }, ctx: PlanContext): MemoryEvent[] {
   const workspace = ctx.workspace;
   const ev: MemoryEvent = {
     type: 'feedback', id: m.id, at: ctx.now, outcome,
     ...maskedReason(opts.reason), ...(opts.auto ? { auto: true } : {}), ...(workspace ? { workspace } : {}),
+    ...(opts.replaces && !opts.auto ? { replaces: opts.replaces } : {}),
   };
   const next = foldEvent(m, ev) ?? m;
   if (outcome === 'still_failed') {

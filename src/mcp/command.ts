@@ -1,6 +1,8 @@
-// The `engram mcp` command: a stderr logger (stdout is the protocol) and the server run over the store
-// the CLI opened.
+// The `engram mcp` command: a stderr logger (stdout is the protocol), the stores opened in the background
+// (so `initialize` is answered at once; each tool call waits for what it needs) and the server over them.
 import type { Logger } from '../core/types';
+import * as path from 'path';
+import { windowEmbedder } from '../store/transformersEmbedder';
 import { MemoryStore } from '../store/memoryStore';
 import { version } from '../../package.json';
 import { runMcpServer } from './server';
@@ -21,14 +23,36 @@ export function stderrLogger(io: ErrIo): Logger {
   };
 }
 
-export async function runMcpCommand(store: MemoryStore, opts: { folder: string; workspace: string; personal?: string; io: ErrIo }): Promise<number> {
+export interface McpCommandOptions {
+  dir: string;
+  folder: string;
+  cwd: string;
+  rootKnown: boolean;
+  workspace: string;
+  personal?: string;
+  /** The model folder the window published (store/location.ts), when its files are here. */
+  model?: string;
+  io: ErrIo;
+}
+
+export async function runMcpCommand(opts: McpCommandOptions): Promise<number> {
   const log = stderrLogger(opts.io);
+  // The window's model when it published one, loaded in the background like the store.
+  const embedder = windowEmbedder(opts.model, path.join(__dirname, 'embedWorker.js'))
+    .then(r => { log.info(`engram mcp: ${r.note}`); return r.embedder; }, () => undefined);
+  const store = embedder.then(e => MemoryStore.open(opts.dir, { workspaceId: opts.workspace, logger: log, ...(e ? { embedder: e } : {}) }));
   // Read only: memories are written to the workspace store; the personal one is the window's to change.
-  const personal = opts.personal ? await MemoryStore.open(opts.personal, { readOnly: true, logger: log }).catch(e => { log.warn(`personal store ${opts.personal} not opened: ${(e as Error).message}`); return undefined; }) : undefined;
+  const personal = opts.personal
+    ? embedder.then(e => MemoryStore.open(opts.personal!, { readOnly: true, logger: log, ...(e ? { embedder: e } : {}) }))
+      .catch(e => { log.warn(`personal store ${opts.personal} not opened: ${(e as Error).message}`); return undefined; })
+    : undefined;
+  store.catch(() => undefined); // reported by the server and by each tool call
   try {
-    await runMcpServer({ store, personal, folder: opts.folder, workspace: opts.workspace, version, log });
+    await runMcpServer({ store, personal, folder: opts.folder, cwd: opts.cwd, rootKnown: opts.rootKnown, workspace: opts.workspace, version, log });
   } finally {
-    await personal?.close();
+    await (await personal)?.close();
+    await (await store.catch(() => undefined))?.close();
+    (await embedder)?.dispose();
   }
   return 0;
 }

@@ -1,5 +1,9 @@
 // `engram connect <client>` / `engram disconnect <client>`: writes (or removes) the "engram" entry of a
-// client's MCP configuration, keeping every other entry, key and (in TOML) comment as it was. Shapes, from
+// client's MCP configuration. Connect sets only the keys Engram owns in that entry (command, args, and
+// VS Code's type) and keeps every other key the user added (env, cwd, startup_timeout_sec, enabled, …);
+// edits are made in place (configFile.ts, tomlTable.ts), so disconnect after connect gives the file back
+// byte for byte; writes go through symlinks; a file that is not valid JSON/TOML (duplicate keys or tables
+// included) is refused untouched. Shapes, from
 // each client's documentation:
 //   Claude Code  .mcp.json  or (user) ~/.claude.json      { "mcpServers": { name: { command, args, env? } } }
 //   Cursor       .cursor/mcp.json or (user) ~/.cursor/mcp.json   same shape ("${workspaceFolder}" expanded)
@@ -13,7 +17,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { removeTable, renderTable, setTable, tableLines, type TomlValue } from './tomlTable';
+import { editJson, parseJsonObject, readText, writeConfigText } from './configFile';
+import { removeTable, setTable, type TomlValue } from './tomlTable';
 
 export const CLIENTS = ['claude-code', 'codex', 'cursor', 'vscode'] as const;
 export type ClientName = typeof CLIENTS[number];
@@ -62,24 +67,10 @@ export interface ConnectResult {
   text?: string;
 }
 
-function readText(file: string): string | undefined {
-  try { return fs.readFileSync(file, 'utf8'); } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-}
-
-/** The file's JSON object, undefined when there is no file; throws a clear error for anything else. */
-function readConfig(file: string): Record<string, unknown> | undefined {
-  const raw = readText(file);
-  if (raw === undefined) return undefined;
-  let v: unknown;
-  try { v = raw.trim() ? JSON.parse(raw) : {}; } catch (e) {
-    // Never rewrite what we cannot read back exactly (JSONC comments included): the user's file wins.
-    throw new Error(`${file} is not plain JSON (${(e as Error).message}); it was left untouched. Fix it, or add the entry by hand.`);
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${file} is not a JSON object; it was left untouched.`);
-  return v as Record<string, unknown>;
+/** The file's text and JSON object, undefined when there is no file; throws a clear error for anything else. */
+function readJson(file: string): { text: string; value: Record<string, unknown> } | undefined {
+  const text = readText(file);
+  return text === undefined ? undefined : { text, value: parseJsonObject(text, file) };
 }
 
 function serversOf(config: Record<string, unknown>, key: string, file: string): Record<string, unknown> {
@@ -88,26 +79,11 @@ function serversOf(config: Record<string, unknown>, key: string, file: string): 
   return s as Record<string, unknown>;
 }
 
-/** Written whole and renamed into place, with the old file's permissions (~/.claude.json is private). */
-function writeText(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  let mode = 0o644;
-  try { mode = fs.statSync(file).mode & 0o777; } catch { /* a new file */ }
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, text, { mode });
-  fs.chmodSync(tmp, mode);
-  fs.renameSync(tmp, file);
-}
-
-function write(file: string, config: Record<string, unknown>): void {
-  writeText(file, JSON.stringify(config, null, 2) + '\n');
-}
-
 function same(a: unknown, b: unknown): boolean { return JSON.stringify(a) === JSON.stringify(b); }
 
 /** A file that held nothing but our entry was ours: remove it (and, for a project, its folder when empty). */
 function deleteOurs(file: string, folder: string, user: boolean): void {
-  fs.rmSync(file);
+  fs.rmSync(file); // a symlink goes, its target stays
   if (!user && path.dirname(file) !== folder) { try { fs.rmdirSync(path.dirname(file)); } catch { /* not empty: keep it */ } }
 }
 
@@ -115,16 +91,26 @@ export function connect(client: ClientName, folder: string, cli: string, o: Conn
   const t = target(client, folder, cli, o);
   if (t.format === 'toml') return connectToml(t);
   const file = t.file;
-  const existing = readConfig(file);
-  const config = existing ?? {};
-  const servers = serversOf(config, t.key, file);
-  const entry = t.entry;
-  const text = `"${SERVER_NAME}": ${JSON.stringify(entry)}`;
+  const existing = readJson(file);
+  const servers = serversOf(existing?.value ?? {}, t.key, file);
   const before = servers[SERVER_NAME];
+  if (before !== undefined && (typeof before !== 'object' || before === null || Array.isArray(before))) {
+    throw new Error(`"${t.key}.${SERVER_NAME}" in ${file} is not an object; it was left untouched.`);
+  }
+  const entry = { ...(before as Record<string, unknown> | undefined), ...t.entry };
+  const text = `"${SERVER_NAME}": ${JSON.stringify(entry)}`;
   if (before !== undefined && same(before, entry)) return { file, change: 'unchanged', entry, text };
-  // Key order kept: other servers stay where they were; ours is added at the end.
-  config[t.key] = { ...servers, [SERVER_NAME]: entry };
-  write(file, config);
+  let next = existing?.text ?? '';
+  if (before === undefined) {
+    // Added at the end of the servers: other servers stay where they were.
+    next = editJson(next, [t.key, SERVER_NAME], t.entry);
+  } else {
+    // Only the keys Engram decides (command, args, VS Code's type); every other key is the user's.
+    for (const [k, v] of Object.entries(t.entry)) next = editJson(next, [t.key, SERVER_NAME, k], v);
+  }
+  // A new file ends with a line break; an existing one keeps whatever it had.
+  if (!existing) next = next.endsWith('\n') ? next : next + '\n';
+  writeConfigText(file, next);
   return { file, change: !existing ? 'created' : before === undefined ? 'added' : 'updated', entry, text };
 }
 
@@ -132,17 +118,20 @@ export function disconnect(client: ClientName, folder: string, o: ConnectOptions
   const t = target(client, folder, '', o);
   if (t.format === 'toml') return disconnectToml(t, folder);
   const file = t.file;
-  const config = readConfig(file);
-  if (!config) return { file, change: 'absent' };
+  const existing = readJson(file);
+  if (!existing) return { file, change: 'absent' };
+  const config = existing.value;
   const servers = serversOf(config, t.key, file);
   if (!(SERVER_NAME in servers)) return { file, change: 'absent' };
   const { [SERVER_NAME]: removed, ...rest } = servers;
-  config[t.key] = rest;
-  if (!Object.keys(rest).length && Object.keys(config).length === 1) {
+  const others = Object.keys(config).filter(k => k !== t.key);
+  if (!Object.keys(rest).length && !others.length && !fs.lstatSync(file).isSymbolicLink()) {
     deleteOurs(file, folder, t.user);
     return { file, change: 'deleted-file', entry: removed as Record<string, unknown> };
   }
-  write(file, config);
+  // Our entry goes, and the servers object with it when nothing else is in it (connect added it).
+  const next = editJson(existing.text, Object.keys(rest).length ? [t.key, SERVER_NAME] : [t.key], undefined);
+  writeConfigText(file, next);
   return { file, change: 'removed', entry: removed as Record<string, unknown> };
 }
 
@@ -152,13 +141,9 @@ function connectToml(t: TomlTarget): ConnectResult {
   const before = readText(t.file);
   const r = setTable(before ?? '', t.table, t.entry);
   if ('error' in r) throw new Error(`${t.file}: ${r.error}; it was left untouched. Add the entry by hand.`);
-  // Read back before writing: the edited text must hold exactly our table, and still scan as TOML.
-  const expected = renderTable(t.table, t.entry).join('\n');
-  const back = tableLines(r.text, t.table);
-  if (!Array.isArray(back) || back.join('\n') !== expected) throw new Error(`${t.file}: the edit would not read back as written; it was left untouched.`);
-  if (r.change === 'unchanged') return { file: t.file, change: 'unchanged', entry: t.entry, text: expected };
-  writeText(t.file, r.text);
-  return { file: t.file, change: before === undefined ? 'created' : r.change === 'added' ? 'added' : 'updated', entry: t.entry, text: expected };
+  if (r.change === 'unchanged') return { file: t.file, change: 'unchanged', entry: t.entry, text: r.table };
+  writeConfigText(t.file, r.text);
+  return { file: t.file, change: before === undefined ? 'created' : r.change === 'added' ? 'added' : 'updated', entry: t.entry, text: r.table };
 }
 
 function disconnectToml(t: TomlTarget, folder: string): ConnectResult {
@@ -167,8 +152,8 @@ function disconnectToml(t: TomlTarget, folder: string): ConnectResult {
   const r = removeTable(before, t.table);
   if ('error' in r) throw new Error(`${t.file}: ${r.error}; it was left untouched.`);
   if (r.change === 'absent') return { file: t.file, change: 'absent' };
-  if (!r.text.trim()) { deleteOurs(t.file, folder, true); return { file: t.file, change: 'deleted-file' }; }
-  writeText(t.file, r.text);
+  if (!r.text.trim() && !fs.lstatSync(t.file).isSymbolicLink()) { deleteOurs(t.file, folder, true); return { file: t.file, change: 'deleted-file' }; }
+  writeConfigText(t.file, r.text);
   return { file: t.file, change: 'removed' };
 }
 
@@ -197,8 +182,17 @@ const HOOK_EVENTS: { event: string; matcher?: string }[] = [
   { event: 'SessionEnd' },
 ];
 
-/** Ours: the command runs this CLI's `hook claude-code`. */
-const isOurHook = (h: unknown) => typeof (h as { command?: unknown })?.command === 'string' && / hook claude-code$/.test((h as { command: string }).command) && /engram|cli\.js/.test((h as { command: string }).command);
+/** Ours: the command runs this CLI's `hook claude-code`, or the hook's own bundle (`hook.js claude-code`). */
+const isOurHook = (h: unknown) => {
+  const c = (h as { command?: unknown })?.command;
+  return typeof c === 'string' && (/ hook claude-code$/.test(c) && /engram|cli\.js/.test(c) || /hook\.js"? claude-code$/.test(c));
+};
+
+/** The hook's command: dist/hook.js beside the CLI when it is there (a fraction of the CLI's start-up cost). */
+function hookCommand(cli: string): string {
+  const hook = path.join(path.dirname(cli), 'hook.js');
+  return fs.existsSync(hook) ? `node ${JSON.stringify(hook)} claude-code` : `node ${JSON.stringify(cli)} hook claude-code`;
+}
 
 function hookGroups(config: Record<string, unknown>, file: string): Record<string, unknown[]> {
   const h = config.hooks ?? {};
@@ -222,12 +216,17 @@ function withoutOurs(groups: Record<string, unknown[]>): Record<string, unknown[
   return out;
 }
 
+/** Claude Code's settings rewritten whole (two-space JSON, as Claude Code writes it), through a symlink. */
+function write(file: string, config: Record<string, unknown>): void {
+  writeConfigText(file, JSON.stringify(config, null, 2) + '\n');
+}
+
 export function connectHooks(folder: string, cli: string): ConnectResult {
   const file = path.join(folder, '.claude', 'settings.json');
-  const existing = readConfig(file);
+  const existing = readJson(file)?.value;
   const config = existing ?? {};
   const groups = withoutOurs(hookGroups(config, file));
-  const command = `node ${JSON.stringify(cli)} hook claude-code`;
+  const command = hookCommand(cli);
   for (const { event, matcher } of HOOK_EVENTS) {
     groups[event] = [...(groups[event] ?? []), { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] }];
   }
@@ -239,7 +238,7 @@ export function connectHooks(folder: string, cli: string): ConnectResult {
 
 export function disconnectHooks(folder: string): ConnectResult {
   const file = path.join(folder, '.claude', 'settings.json');
-  const config = readConfig(file);
+  const config = readJson(file)?.value;
   if (!config || config.hooks === undefined) return { file, change: 'absent' };
   const before = hookGroups(config, file);
   const groups = withoutOurs(before);

@@ -1,8 +1,13 @@
-// Sets or removes one table (`[a.b]` and its sub-tables) in a TOML document by editing its lines only, so
-// every other byte of the user's file stays as it was: comments, order, spacing, line endings. A TOML
-// library would re-serialise the whole file and lose the comments. The scanner below knows just enough
-// TOML to find table headers and key lines safely (strings, multi-line strings, nested arrays and inline
-// tables, comments); anything it cannot read is reported, and the caller leaves the file untouched.
+// Sets keys of one table (`[a.b]`), or removes it with its sub-tables, in a TOML document by editing its
+// lines only, so every other byte of the user's file stays as it was: comments, order, spacing, line
+// endings, the final newline (or its absence), and the user's own keys in our table (cwd,
+// startup_timeout_sec, enabled, an env sub-table). A TOML library would re-serialise the whole file and
+// lose the comments, so one (smol-toml, a maintained spec-compliant parser) only checks: the file before
+// (a duplicate table or key, or anything else invalid, is refused untouched) and the file after (it must
+// parse to the same document with exactly our keys changed). The scanner below knows just enough TOML to
+// find table headers and key lines safely (strings, multi-line strings, nested arrays and inline tables,
+// comments); anything it cannot read is reported too.
+import { parse as parseToml } from 'smol-toml';
 
 export type TomlValue = string | string[];
 
@@ -129,36 +134,112 @@ function regions(scan: Scan, path: string[]): { ranges: [number, number][] } | {
 
 export type TableChange = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
 
-/** The document with the table set to `entries` (added at the end when it was not there). */
-export function setTable(text: string, path: string[], entries: Record<string, TomlValue>): { text: string; change: TableChange } | { error: string } {
+/** The parsed document, or why it is not valid TOML. */
+function validToml(text: string): { doc: Record<string, unknown> } | { error: string } {
+  try { return { doc: parseToml(text) as Record<string, unknown> }; } catch (e) {
+    return { error: `it is not valid TOML (${((e as Error).message.split('\n')[0] ?? '').trim()})` };
+  }
+}
+
+/** A copy of `doc` with the value at `path` replaced (undefined: removed), for comparing before and after. */
+function withAt(doc: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+  let o = copy;
+  for (const seg of path.slice(0, -1)) {
+    if (typeof o[seg] !== 'object' || o[seg] === null) o[seg] = {};
+    o = o[seg] as Record<string, unknown>;
+  }
+  if (value === undefined) delete o[path[path.length - 1]]; else o[path[path.length - 1]] = value;
+  return copy;
+}
+
+/** Equal as documents: tables compare without regard to key order (TOML's are unordered), and a table
+ * left empty counts as absent (`[mcp_servers]` with nothing in it says nothing). */
+function same(a: unknown, b: unknown): boolean {
+  const canon = (v: unknown): unknown => {
+    if (v instanceof Date) return v.toISOString();
+    if (Array.isArray(v)) return v.map(canon);
+    if (typeof v !== 'object' || v === null) return v;
+    const entries = Object.keys(v).sort().map(k => [k, canon((v as Record<string, unknown>)[k])] as const);
+    return Object.fromEntries(entries.filter(([, x]) => !(typeof x === 'object' && x !== null && !Array.isArray(x) && !Object.keys(x).length)));
+  };
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+}
+
+/** Lines [start, end) of the value of the key at `line`: up to the next key or header, less trailing blanks and comments. */
+function keyRange(scan: Scan, line: number): [number, number] {
+  const next = [...scan.keys.map(k => k.line), ...scan.headers.map(h => h.line)].filter(n => n > line).sort((a, b) => a - b)[0] ?? scan.lines.length;
+  let end = next;
+  while (end > line + 1 && /^\s*(#.*)?$/.test(scan.lines[end - 1])) end--;
+  return [line, end];
+}
+
+/**
+ * The document with `entries` set in the table at `path` (the table added at the end when it is not
+ * there), every other line kept; `table` is the table's own lines as they now read.
+ */
+export function setTable(text: string, path: string[], entries: Record<string, TomlValue>): { text: string; change: TableChange; table: string } | { error: string } {
   const scan = scanToml(text);
   if ('error' in scan) return scan;
   const r = regions(scan, path);
   if ('error' in r) return r;
-  const block = renderTable(path, entries);
-  const current = r.ranges.flatMap(([a, b]) => scan.lines.slice(a, b));
-  if (current.join('\n') === block.join('\n')) return { text, change: 'unchanged' };
-  let lines = scan.lines;
-  if (r.ranges.length) {
-    lines = cut(lines, widen(scan.lines, r.ranges.slice(1)));
-    const [a, b] = r.ranges[0];
-    lines = [...lines.slice(0, a), ...block, ...lines.slice(b)];
+  const valid = validToml(text);
+  if ('error' in valid) return valid;
+  const eol = scan.eol;
+  const own = scan.headers.find(h => !h.array && samePath(h.path, path));
+  let lines = [...scan.lines];
+  if (!own) {
+    const block = renderTable(path, entries);
+    if (!text.trim()) lines = [...block, ''];
+    // After one blank line; a file without a final line break gets none after our table either, so
+    // removing it gives the file back as it was.
+    else lines = lines[lines.length - 1] === '' ? [...lines.slice(0, -1), '', ...block, ''] : [...lines, '', ...block];
   } else {
-    // Appended after one blank line; the last element is '' when the file ends with a line break.
-    const body = lines[lines.length - 1] === '' ? lines.slice(0, -1) : lines;
-    lines = body.some(l => l.trim()) ? [...body, '', ...block, ''] : [...block, ''];
+    // Our keys in place, in the order the table has them; every other key of the table stays.
+    const edits: { at: [number, number]; with: string[] }[] = [];
+    const missing: string[] = [];
+    for (const [k, v] of Object.entries(entries)) {
+      const line = renderTable(path, { [k]: v })[1];
+      const key = scan.keys.find(x => samePath(x.table, path) && samePath(x.path, [...path, k]));
+      if (key) edits.push({ at: keyRange(scan, key.line), with: [line] });
+      else missing.push(line);
+    }
+    // After the last of our keys the table has (command before args, as Codex's docs write them).
+    const anchor = edits.length ? Math.max(...edits.map(e => e.at[1])) : own.line + 1;
+    if (missing.length) edits.push({ at: [anchor, anchor], with: missing });
+    for (const e of edits.sort((a, b) => b.at[0] - a.at[0])) lines.splice(e.at[0], e.at[1] - e.at[0], ...e.with);
   }
-  return { text: lines.join(scan.eol), change: r.ranges.length ? 'updated' : 'added' };
+  const out = lines.join(eol);
+  const after = validToml(out);
+  const current = readAt(valid.doc, path) as Record<string, unknown> | undefined;
+  const expected = withAt(valid.doc, path, { ...(current ?? {}), ...entries });
+  if ('error' in after || !same(after.doc, expected)) return { error: 'the edit would not read back as written' };
+  const table = tableText(out, path);
+  return { text: out, change: out === text ? 'unchanged' : own ? 'updated' : 'added', table };
 }
 
-/** The document without the table (and the one blank line that set it apart). */
+function readAt(doc: Record<string, unknown>, path: string[]): unknown {
+  let o: unknown = doc;
+  for (const seg of path) o = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[seg] : undefined;
+  return o;
+}
+
+/** The document without the table and its sub-tables (and the one blank line that set it apart). */
 export function removeTable(text: string, path: string[]): { text: string; change: TableChange } | { error: string } {
   const scan = scanToml(text);
   if ('error' in scan) return scan;
   const r = regions(scan, path);
   if ('error' in r) return r;
+  const valid = validToml(text);
+  if ('error' in valid) return valid;
   if (!r.ranges.length) return { text, change: 'absent' };
-  return { text: cut(scan.lines, widen(scan.lines, r.ranges)).join(scan.eol), change: 'removed' };
+  let lines = cut(scan.lines, widen(scan.lines, r.ranges));
+  // The table was the end of a file with no final line break: the line before it ends the file again.
+  if (scan.lines[scan.lines.length - 1] !== '' && lines[lines.length - 1] === '') lines = lines.slice(0, -1);
+  const out = lines.join(scan.eol);
+  const after = validToml(out);
+  if ('error' in after || !same(after.doc, withAt(valid.doc, path, undefined))) return { error: 'the edit would not read back as written' };
+  return { text: out, change: 'removed' };
 }
 
 /** Each range with the one blank line above it (what set it apart when it was added). */
@@ -170,11 +251,13 @@ function cut(lines: string[], ranges: [number, number][]): string[] {
   return lines.filter((_, i) => !ranges.some(([a, b]) => i >= a && i < b));
 }
 
-/** The table's own lines as the scanner sees them (for checking a write). */
-export function tableLines(text: string, path: string[]): string[] | { error: string } {
+/** The table's own lines (its sub-tables left out), as `engram connect` prints them. */
+function tableText(text: string, path: string[]): string {
   const scan = scanToml(text);
-  if ('error' in scan) return scan;
-  const r = regions(scan, path);
-  if ('error' in r) return r;
-  return r.ranges.flatMap(([a, b]) => scan.lines.slice(a, b));
+  if ('error' in scan) return '';
+  const h = scan.headers.findIndex(x => !x.array && samePath(x.path, path));
+  if (h < 0) return '';
+  let end = h + 1 < scan.headers.length ? scan.headers[h + 1].line : scan.lines.length;
+  while (end > scan.headers[h].line + 1 && /^\s*(#.*)?$/.test(scan.lines[end - 1])) end--;
+  return scan.lines.slice(scan.headers[h].line, end).join('\n');
 }

@@ -76,3 +76,20 @@ export function removeStaleTempFiles(dir: string, maxAgeMs = 60_000): void {
     } catch { /* raced with another cleaner */ }
   }
 }
+
+/** Copies a file to `to` the way writeFileAtomicSync writes one (temp file, fsync, rename, dir fsync). */
+export function copyFileAtomicSync(from: string, to: string): void {
+  const dir = path.dirname(to);
+  const tmp = path.join(dir, `.${path.basename(to)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    fs.copyFileSync(from, tmp, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(tmp, FILE_MODE);
+    const fd = fs.openSync(tmp, 'r+');
+    try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
+    renameWithRetry(tmp, to);
+  } catch (err) {
+    try { fs.unlinkSync(tmp); } catch { /* never created or already renamed */ }
+    throw err;
+  }
+  fsyncDir(dir);
+}

@@ -5,8 +5,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Logger, MemoryEvent } from '../core/types';
 import { writeFileAtomicSync } from './atomicFile';
-import { EVENTS_FILE, type CompactResult } from './eventLog';
-import { readFileNoFollowSync } from './privateFiles';
+import { EVENTS_FILE, SNAPSHOT_FILE, type CompactResult } from './eventLog';
+import { openNoFollowSync, readFileNoFollowSync } from './privateFiles';
 
 /**
  * How many compactions the folder still owes to removed text ("2" after a forget or expiry: the first
@@ -14,11 +14,18 @@ import { readFileNoFollowSync } from './privateFiles';
  */
 export const COMPACT_PENDING_FILE = '.compact-pending';
 
-/** Cleanup compacts when the log has grown past this, even if nothing expired. */
+/** Cleanup compacts when the log has grown past this (or half the snapshot), even if nothing expired. */
 export const CLEANUP_COMPACT_BYTES = 4 * 1024 * 1024;
-/** After appends: compact when the log passes either bound (see CompactorOptions). */
+/**
+ * After appends: compact when the log passes either bound (see CompactorOptions), or for a large store
+ * the snapshot's own size: a compaction rewrites the whole snapshot, so a fixed bound made a long import
+ * rewrite it again every few megabytes (quadratic); growing with the snapshot keeps the rewrites
+ * geometric (linear in total). Opening does not replay the log since the view covers it (viewKeeper.ts).
+ */
 const AUTO_COMPACT_BYTES = 8 * 1024 * 1024;
 const AUTO_COMPACT_EVENTS = 20_000;
+/** The event bound grows with the snapshot too: one event per this many snapshot bytes. */
+const SNAPSHOT_BYTES_PER_EVENT = 256;
 const COMPACT_DELAY_MS = 2000;
 /** A debounce that keeps being re-armed (a long import, a stream of forgets) still runs by then. */
 const COMPACT_MAX_WAIT_MS = 30_000;
@@ -85,7 +92,7 @@ export class Compactor {
   }
 
   /** True when cleanup should compact even though nothing expired. */
-  logOver(bytes: number): boolean { return logBytes(this.dir) > bytes; }
+  logOver(bytes: number): boolean { return logBytes(this.dir) > Math.max(bytes, snapshotBytes(this.dir) / 2); }
 
   /**
    * Compacts (the caller is in the write queue) and folds what the compaction found into the store.
@@ -158,8 +165,9 @@ export class Compactor {
   /** True when events.jsonl passed the size or event-count bound. One stat; lines are counted once. */
   private logTooBig(): boolean {
     const bytes = logBytes(this.dir);
-    if (bytes > (this.opts.compactLogBytes ?? AUTO_COMPACT_BYTES)) return true;
-    const maxEvents = this.opts.compactLogEvents ?? AUTO_COMPACT_EVENTS;
+    const snap = this.opts.compactLogBytes === undefined ? snapshotBytes(this.dir) : 0;
+    if (bytes > Math.max(this.opts.compactLogBytes ?? AUTO_COMPACT_BYTES, snap)) return true;
+    const maxEvents = Math.max(this.opts.compactLogEvents ?? AUTO_COMPACT_EVENTS, snap / SNAPSHOT_BYTES_PER_EVENT);
     if (this.logEvents === undefined) {
       if (bytes <= maxEvents * MIN_EVENT_BYTES) return false;
       this.logEvents = countLines(path.join(this.dir, EVENTS_FILE)) - 1; // minus the header
@@ -192,15 +200,29 @@ function setOwedCompactions(dir: string, n: number, logger: Logger): void {
   }
 }
 
+/** Lines in a file, read in chunks (a log can be large). */
 function countLines(file: string): number {
-  let buf: Buffer;
-  try { buf = readFileNoFollowSync(file).buf; } catch { return 0; }
-  let n = 0;
-  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) n++;
-  return n;
+  let fd: number;
+  try { fd = openNoFollowSync(file, fs.constants.O_RDONLY); } catch { return 0; }
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    let n = 0;
+    for (let pos = 0; ;) {
+      const got = fs.readSync(fd, buf, 0, buf.length, pos);
+      if (!got) return n;
+      pos += got;
+      for (let i = buf.indexOf(0x0a); i >= 0 && i < got; i = buf.indexOf(0x0a, i + 1)) n++;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Size of the current event log (0 when missing). */
 function logBytes(dir: string): number {
   try { return fs.statSync(path.join(dir, EVENTS_FILE)).size; } catch { return 0; }
+}
+
+function snapshotBytes(dir: string): number {
+  try { return fs.statSync(path.join(dir, SNAPSHOT_FILE)).size; } catch { return 0; }
 }

@@ -1,6 +1,6 @@
 // Messages between TransformersEmbedder (host side) and embedWorker (worker thread).
 export type WorkerRequest =
-  | { type: 'init'; id: number; root: string; modelId: string; dtype: 'q8' | 'fp32'; cacheDir?: string; allowRemoteModels: boolean }
+  | { type: 'init'; id: number; root: string; modelId: string; dtype: 'q8' | 'fp32'; cacheDir?: string; allowRemoteModels: boolean; pooling?: 'mean' | 'cls' }
   | { type: 'embed'; id: number; texts: string[] };
 
 export type WorkerResponse =

@@ -3,9 +3,11 @@
 import { parentPort } from 'worker_threads';
 import type { WorkerRequest, WorkerResponse } from './embedProtocol';
 
-type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
+type Extractor = (texts: string[], opts: { pooling: 'mean' | 'cls'; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
 
 let extractor: Extractor | undefined;
+/** What the model's own 1_Pooling/config.json says (TransformersEmbedder reads it), else mean. */
+let pooling: 'mean' | 'cls' = 'mean';
 
 function reply(msg: WorkerResponse, transfer: ArrayBuffer[] = []): void {
   parentPort!.postMessage(msg, transfer);
@@ -26,14 +28,15 @@ async function handle(msg: WorkerRequest): Promise<void> {
     tf.env.logLevel = 40; // errors only: warnings would go to the host's stderr
     const pipe = await tf.pipeline('feature-extraction', msg.modelId, { dtype: msg.dtype, device: 'cpu' });
     extractor = pipe as unknown as Extractor;
-    const probe = await extractor(['probe'], { pooling: 'mean', normalize: true });
+    pooling = msg.pooling ?? 'mean';
+    const probe = await extractor(['probe'], { pooling, normalize: true });
     reply({ type: 'ready', id: msg.id, dims: probe.dims[probe.dims.length - 1] });
     return;
   }
   if (msg.type === 'embed') {
     if (!extractor) throw new Error('model not loaded');
     if (!msg.texts.length) { reply({ type: 'vectors', id: msg.id, dims: 0, data: new Float32Array(0) }); return; }
-    const out = await extractor(msg.texts, { pooling: 'mean', normalize: true });
+    const out = await extractor(msg.texts, { pooling, normalize: true });
     const data = new Float32Array(out.data); // own copy, so its buffer can be transferred
     reply({ type: 'vectors', id: msg.id, dims: out.dims[out.dims.length - 1], data }, [data.buffer as ArrayBuffer]);
   }

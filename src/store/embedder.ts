@@ -6,7 +6,10 @@ export interface Embedder {
   readonly id: string;
   readonly dims: number;
   readonly kind: 'model' | 'hash';
-  /** One L2-normalised vector per text, in order. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * One L2-normalised vector per text, in order. `role` 'query' for a recall query, 'passage' (the
+   * default) for memories: a model whose config names prompts (e5's "query: " / "passage: ") gets them.
+   */
+  embed(texts: string[], role?: 'query' | 'passage'): Promise<Float32Array[]>;
   dispose(): void | Promise<void>;
 }

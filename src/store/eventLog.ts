@@ -15,12 +15,14 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { createHash } from 'crypto';
 import { MemoryState } from '../core/reduce';
-import type { Logger, Memory, MemoryEvent } from '../core/types';
+import type { Logger, MemoryEvent } from '../core/types';
+import type { LogPosition } from './viewFormat';
 import { nullLogger } from '../core/types';
-import { fsyncDir, removeStaleTempFiles, renameWithRetry, writeFileAtomicSync } from './atomicFile';
+import { copyFileAtomicSync, fsyncDir, removeStaleTempFiles, renameWithRetry, writeFileAtomicSync } from './atomicFile';
 import { withLock, type LockOptions } from './lock';
 import { mkdirPrivateSync, openNoFollowSync, readFileNoFollowSync } from './privateFiles';
-import { parseEvent, parseMemory } from './eventParse';
+import { parseEvent } from './eventParse';
+import { checkSnapshot, readSnapshot, snapshotEvents, writeSnapshotSync, type ParsedSnapshot, type SnapshotSource } from './snapshotFile';
 
 export const EVENTS_FILE = 'events.jsonl';
 export const EVENTS_PREV_FILE = 'events.prev.jsonl';
@@ -29,12 +31,20 @@ export const SNAPSHOT_PREV_FILE = 'snapshot.prev.json';
 export const SNAPSHOT_NEXT_FILE = 'snapshot.next.json';
 
 const FORMAT = 1;
+/** A position is checked against this many bytes before it (and the header line). */
+const TAIL_CHECK_BYTES = 4096;
 
 export interface EventLogOptions {
   logger?: Logger;
   lock?: LockOptions;
   /** Never create or modify files (append/compact throw). */
   readOnly?: boolean;
+  /**
+   * When the log was replaced in a way that cannot be followed, readNew hands out no events but
+   * `reset`, and the caller reads again itself (readFrom a persisted view's position, else readAll)
+   * instead of this reading the whole log for it.
+   */
+  reloadOnReset?: boolean;
 }
 
 export interface ReadResult {
@@ -100,15 +110,6 @@ interface ParsedLog {
   headerOk: boolean;
 }
 
-interface ParsedSnapshot {
-  file: string;
-  exists: boolean;
-  ok: boolean;
-  generation?: number;
-  memories: Memory[];
-  tombstones: string[];
-  problem?: string;
-}
 
 function header(generation: number): string {
   const h: LogHeader = { engram: 'events', v: FORMAT, generation, createdAt: Date.now() };
@@ -124,15 +125,19 @@ function parseHeader(line: string): number | undefined {
 }
 
 /** Parses log bytes from `start`; only complete lines are consumed, a torn tail is reported. */
-function parseLogBytes(buf: Buffer, start: number, name: string, out: ParsedLog, expectHeader: boolean): void {
+/** `byteBase`: `buf` is the file from that byte on (a tail read); lines are then named by their byte. */
+function parseLogBytes(buf: Buffer, start: number, name: string, out: ParsedLog, expectHeader: boolean, byteBase?: number): void {
   const last = buf.lastIndexOf(0x0a);
   const end = last >= start ? last + 1 : start;
   let pos = start;
   // Line numbers are 1-based over the whole file; count lines before `start` only when needed.
-  let lineNo = start === 0 ? 0 : countNewlines(buf, start);
+  let lineNo = start === 0 || byteBase !== undefined ? 0 : countNewlines(buf, start);
+  let lineAt = 0;
+  const where = () => (byteBase === undefined ? `line ${lineNo}` : `the line at byte ${byteBase + lineAt}`);
   while (pos < end) {
     const nl = buf.indexOf(0x0a, pos);
     const line = buf.toString('utf8', pos, nl);
+    lineAt = pos;
     pos = nl + 1;
     lineNo++;
     if (!line.trim()) continue;
@@ -143,11 +148,11 @@ function parseLogBytes(buf: Buffer, start: number, name: string, out: ParsedLog,
     }
     let value: unknown;
     try { value = JSON.parse(line); } catch {
-      out.warnings.push(`${name}: skipped garbled line ${lineNo}`);
+      out.warnings.push(`${name}: skipped garbled ${where()}`);
       continue;
     }
     const ev = parseEvent(value);
-    if (typeof ev === 'string') { out.warnings.push(`${name}: skipped line ${lineNo} (${ev})`); continue; }
+    if (typeof ev === 'string') { out.warnings.push(`${name}: skipped ${where()} (${ev})`); continue; }
     out.events.push(ev);
   }
   out.consumed = end;
@@ -195,55 +200,6 @@ function readLog(file: string, name: string): ParsedLog {
   return out;
 }
 
-function snapshotBody(memories: Memory[], tombstones: string[]): string {
-  let body = '';
-  for (const m of memories) body += JSON.stringify({ m }) + '\n';
-  for (const t of tombstones) body += JSON.stringify({ t }) + '\n';
-  return body;
-}
-
-function readSnapshot(file: string, name: string): ParsedSnapshot {
-  const out: ParsedSnapshot = { file, exists: false, ok: false, memories: [], tombstones: [] };
-  let text: string;
-  try { text = readFileNoFollowSync(file).buf.toString('utf8'); } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
-    throw err; // see readLog
-  }
-  out.exists = true;
-  if (!text.length) { out.problem = `${name} is empty`; return out; }
-  const nl = text.indexOf('\n');
-  let head: { engram?: string; generation?: number; sha256?: string; count?: number } | undefined;
-  try { head = JSON.parse(nl < 0 ? text : text.slice(0, nl)); } catch { /* damaged header */ }
-  const body = nl < 0 ? '' : text.slice(nl + 1);
-  if (head && head.engram === 'snapshot' && typeof head.generation === 'number') out.generation = head.generation;
-  // Salvage what parses even when damaged: it is the last resort when no older copy can replace it.
-  for (const line of body.split('\n')) {
-    if (!line) continue;
-    try {
-      const v = JSON.parse(line) as { m?: unknown; t?: unknown };
-      if (v.m !== undefined) { const m = parseMemory(v.m); if (typeof m !== 'string') out.memories.push(m); }
-      else if (typeof v.t === 'string') out.tombstones.push(v.t);
-    } catch { /* counted as damage through the checksum */ }
-  }
-  if (out.generation === undefined) { out.problem = `${name} has a damaged header`; return out; }
-  const sha = createHash('sha256').update(body, 'utf8').digest('hex');
-  if (head?.sha256 !== sha) { out.problem = `${name} is damaged (checksum mismatch)`; return out; }
-  out.ok = true;
-  return out;
-}
-
-/** Events that rebuild a snapshot's state: a record per live memory, and a stub record + delete per
- *  tombstone so a late duplicate of a forgotten memory stays forgotten. Stubs carry no content. */
-function snapshotEvents(s: { memories: Memory[]; tombstones: string[] }): MemoryEvent[] {
-  const events: MemoryEvent[] = [];
-  for (const m of s.memories) events.push({ type: 'recorded', id: m.id, at: m.updatedAt ?? m.createdAt ?? 0, memory: m });
-  for (const id of s.tombstones) {
-    const stub = { id, kind: 'fact', content: '', tags: [], scope: [] } as unknown as Memory;
-    events.push({ type: 'recorded', id, at: 0, memory: stub }, { type: 'deleted', id, at: 0, reason: 'forgotten (from snapshot)' });
-  }
-  return events;
-}
-
 export class EventLog {
   private gen = 1;
   private ino = 0;
@@ -251,6 +207,8 @@ export class EventLog {
   private pending: MemoryEvent[] = [];
   private pendingWarnings: string[] = [];
   private pendingReset = false;
+  /** reloadOnReset: the caller must read again (readAll or readFrom) before anything more is handed out. */
+  private reloadNeeded = false;
   /** Set when recovery could not prove it found everything, so compaction keeps damaged files aside. */
   private lossSuspected = false;
   private readonly logger: Logger;
@@ -268,6 +226,8 @@ export class EventLog {
   }
 
   get generation(): number { return this.gen; }
+  /** How far this reader has read events.jsonl (bytes), in which generation. */
+  get readPosition(): { generation: number; offset: number } { return { generation: this.gen, offset: this.offset }; }
   private p(name: string): string { return path.join(this.dir, name); }
 
   /** Full recovery read: best snapshot + every newer log. Resets what readNew() tracks. */
@@ -284,6 +244,7 @@ export class EventLog {
     this.pending = [];
     this.pendingWarnings = [];
     this.pendingReset = false;
+    this.reloadNeeded = false;
     for (const w of r.warnings) this.logger.warn(w);
     return r;
   }
@@ -357,8 +318,8 @@ export class EventLog {
     const S = this.p(SNAPSHOT_FILE), SN = this.p(SNAPSHOT_NEXT_FILE), SP = this.p(SNAPSHOT_PREV_FILE);
     const L = this.p(EVENTS_FILE), LP = this.p(EVENTS_PREV_FILE);
     if (!fs.existsSync(SN)) return;
-    const next = readSnapshot(SN, SNAPSHOT_NEXT_FILE);
-    const cur = readSnapshot(S, SNAPSHOT_FILE);
+    const next = checkSnapshot(SN, SNAPSHOT_NEXT_FILE);
+    const cur = checkSnapshot(S, SNAPSHOT_FILE);
     if (!next.ok || (cur.ok && (cur.generation ?? 0) >= (next.generation ?? 0))) {
       fs.unlinkSync(SN); // leftover of a compaction that finished, or never completed its write
       return;
@@ -366,7 +327,7 @@ export class EventLog {
     const g = next.generation!;
     this.logger.warn(`Completing an interrupted compaction (generation ${g})`);
     if (cur.ok) renameWithRetry(S, SP);
-    else writeFileAtomicSync(SP, readFileNoFollowSync(SN).buf);
+    else copyFileAtomicSync(SN, SP);
     const log = readLog(L, EVENTS_FILE);
     if (log.exists && log.generation === g) renameWithRetry(L, LP);
     renameWithRetry(SN, S);
@@ -398,8 +359,9 @@ export class EventLog {
             throw err;
           }
           this.offset = size + buf.length;
-          // After a reset the caller rebuilds from `pending`, which was read before these were written.
-          if (this.pendingReset) this.pending.push(...events);
+          // After a reset the caller rebuilds from `pending`, which was read before these were written
+          // (with reloadNeeded it reads the log again, these included).
+          if (this.pendingReset && !this.reloadNeeded) this.pending.push(...events);
         } finally {
           fs.closeSync(fd);
         }
@@ -455,8 +417,17 @@ export class EventLog {
     return r;
   }
 
-  /** Reads what others appended into `pending`. Must run under the lock (or read-only). */
-  private catchUpLocked(): void {
+  /**
+   * Reads what others appended into `pending`. Must run under the lock (or read-only). `fullOnReset`:
+   * a log that cannot be followed is read whole here even with reloadOnReset (compaction needs it now).
+   */
+  private catchUpLocked(fullOnReset = false): void {
+    if (this.reloadNeeded) {
+      if (!fullOnReset) return;
+      this.reloadNeeded = false;
+      this.readEverything();
+      return;
+    }
     const file = this.p(EVENTS_FILE);
     let st: fs.Stats | undefined;
     try { st = fs.lstatSync(file); } catch { /* missing: nothing new, or we create it on append */ }
@@ -496,6 +467,16 @@ export class EventLog {
       this.offset = cur.consumed;
       return;
     }
+    if (this.opts.reloadOnReset && !fullOnReset) {
+      this.pending = [];
+      this.pendingReset = true;
+      this.reloadNeeded = true;
+      return;
+    }
+    this.readEverything();
+  }
+
+  private readEverything(): void {
     const all = this.readAllSync();
     this.pending = all.events;
     this.pendingWarnings.push(...all.warnings);
@@ -508,62 +489,78 @@ export class EventLog {
     return g === undefined || g === this.gen;
   }
 
+  /** Parses what follows `from` in a log, reading only that part (a log can be far larger than its tail). */
   private readTail(file: string, name: string, from: number): void {
-    const { buf } = readFileNoFollowSync(file);
-    const out: ParsedLog = { file, exists: true, events: [], consumed: from, size: buf.length, ino: this.ino, warnings: [], headerOk: true };
-    parseLogBytes(buf, from, name, out, false);
+    const fd = openNoFollowSync(file, fs.constants.O_RDONLY);
+    let buf: Buffer;
+    try {
+      const size = fs.fstatSync(fd).size;
+      buf = Buffer.alloc(Math.max(0, size - from));
+      let off = 0;
+      while (off < buf.length) { const n = fs.readSync(fd, buf, off, buf.length - off, from + off); if (!n) break; off += n; }
+      buf = buf.subarray(0, off);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const out: ParsedLog = { file, exists: true, events: [], consumed: 0, size: from + buf.length, ino: this.ino, warnings: [], headerOk: true };
+    parseLogBytes(buf, 0, name, out, false, from);
     this.pending.push(...out.events);
     // A torn tail seen while reading someone else's log may still be being written: say nothing yet.
     this.pendingWarnings.push(...out.warnings.filter(w => !w.includes('incomplete last line')));
-    this.offset = out.consumed;
+    this.offset = from + out.consumed;
   }
 
   /**
    * Writes the state as a snapshot and starts a new generation. Content of deleted and expired memories
    * is not written; after two compactions it is gone from every file (the .prev pair keeps one step back).
-   * `state` is not modified: events others appended meanwhile are folded into the snapshot and returned.
+   * With a MemoryState, `state` is not modified: events others appended meanwhile are folded into the
+   * snapshot and returned. A CompactSource is handed those events under the lock instead (it folds them
+   * into itself before it is written) and `newEvents` comes back empty.
    */
-  async compact(state: MemoryState, opts: { now?: number } = {}): Promise<CompactResult> {
+  async compact(state: MemoryState | CompactSource, opts: { now?: number } = {}): Promise<CompactResult> {
     if (this.opts.readOnly) throw new StoreWriteError('EROFS', this.dir, new Error('store opened read-only'));
     const now = opts.now ?? Date.now();
     try {
-      return await withLock(this.dir, () => this.compactLocked(state, now), this.opts.lock);
+      return await withLock(this.dir, () => {
+        const r = this.compactLocked(state, now);
+        // Still under the lock: whatever was derived from the old generation goes (it may hold removed text).
+        if (!(state instanceof MemoryState)) state.rotated();
+        return r;
+      }, this.opts.lock);
     } catch (err) {
       throw wrapWriteError(err, this.p(SNAPSHOT_FILE));
     }
   }
 
-  private compactLocked(state: MemoryState, now: number): CompactResult {
-    this.catchUpLocked();
+  private compactLocked(state: MemoryState | CompactSource, now: number): CompactResult {
+    this.catchUpLocked(true);
     const fresh = this.takePending();
-    let folded = state;
-    if (fresh.reset || fresh.events.length) {
-      folded = new MemoryState();
-      if (!fresh.reset) folded.applyAll(snapshotEvents({ memories: state.all(), tombstones: state.tombstoneIds() }));
-      folded.applyAll(fresh.events);
+    let source: SnapshotSource;
+    let handed = false;
+    if (state instanceof MemoryState) {
+      let folded = state;
+      if (fresh.reset || fresh.events.length) {
+        folded = new MemoryState();
+        if (!fresh.reset) folded.applyAll(snapshotEvents({ memories: state.all(), tombstones: state.tombstoneIds() }));
+        folded.applyAll(fresh.events);
+      }
+      source = stateSource(folded);
+    } else {
+      state.catchUp(fresh);
+      handed = true;
+      source = state;
     }
-    const expired: string[] = [];
-    const memories: Memory[] = [];
-    for (const m of folded.all()) {
-      if (m.expiresAt !== undefined && m.expiresAt <= now && !m.pinned) expired.push(m.id);
-      else memories.push(m);
-    }
-    const tombstones = [...folded.tombstoneIds(), ...expired];
     const g = this.gen;
-    const body = snapshotBody(memories, tombstones);
-    const sha = createHash('sha256').update(body, 'utf8').digest('hex');
-    const text = JSON.stringify({ engram: 'snapshot', v: FORMAT, generation: g, createdAt: now, count: memories.length, sha256: sha }) + '\n' + body;
-
     const S = this.p(SNAPSHOT_FILE), SN = this.p(SNAPSHOT_NEXT_FILE), SP = this.p(SNAPSHOT_PREV_FILE);
     const L = this.p(EVENTS_FILE), LP = this.p(EVENTS_PREV_FILE);
     // 1. the new snapshot, complete and durable, under a name recovery already understands
-    writeFileAtomicSync(SN, text);
+    const written = writeSnapshotSync(SN, g, now, source);
     // 2. the old snapshot becomes prev (only if intact: a damaged one must not replace a good prev)
-    const old = readSnapshot(S, SNAPSHOT_FILE);
+    const old = checkSnapshot(S, SNAPSHOT_FILE);
     if (old.ok) {
       renameWithRetry(S, SP);
     } else {
-      writeFileAtomicSync(SP, text); // prev := new state, so prev + events.prev (generation g) is still exact
+      copyFileAtomicSync(SN, SP); // prev := new state, so prev + events.prev (generation g) is still exact
       if (old.exists) {
         if (this.lossSuspected) renameWithRetry(S, this.p(`snapshot.damaged-${now}.json`));
         else fs.unlinkSync(S);
@@ -587,8 +584,119 @@ export class EventLog {
     this.ino = st.ino;
     this.offset = st.size;
     this.lossSuspected = false;
-    return { generation: g + 1, newEvents: fresh.events, reset: fresh.reset, expired, memories: memories.length };
+    if (!handed) return { generation: g + 1, newEvents: fresh.events, reset: fresh.reset, expired: written.expired, memories: written.count };
+    return { generation: g + 1, newEvents: [], reset: false, expired: written.expired, memories: written.count };
   }
+
+  // ---- positions: what a persisted view (viewStore.ts) covers ----
+
+  /**
+   * Where this reader stands in the log: every event before it has been handed out (readAll, readFrom,
+   * readNew, or written by append with nothing pending). Undefined when that cannot be told (no header,
+   * events pending, or the file replaced since).
+   */
+  position(): LogPosition | undefined {
+    if (this.pending.length || this.pendingReset || !this.ino) return undefined;
+    let fd: number;
+    try { fd = openNoFollowSync(this.p(EVENTS_FILE), fs.constants.O_RDONLY); } catch { return undefined; }
+    try {
+      const st = fs.fstatSync(fd);
+      if (st.ino !== this.ino || st.size < this.offset) return undefined;
+      const ident = logIdentity(fd, this.offset);
+      if (!ident || ident.generation !== this.gen) return undefined;
+      return { generation: this.gen, offset: this.offset, head: ident.head, tail: ident.tail };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Starts reading at a position a view covers instead of from the snapshot: the events after it, when
+   * events.jsonl is still the log the position was taken in (same generation, same header, the same bytes
+   * before the offset). Undefined when it is not: the caller then reads everything (readAll).
+   */
+  async readFrom(pos: LogPosition): Promise<ReadResult | undefined> {
+    if (!this.opts.readOnly && fs.existsSync(this.p(SNAPSHOT_NEXT_FILE))) {
+      try { await withLock(this.dir, () => this.finishInterruptedCompaction(), this.opts.lock); } catch { return undefined; }
+    }
+    let fd: number;
+    try { fd = openNoFollowSync(this.p(EVENTS_FILE), fs.constants.O_RDONLY); } catch { return undefined; }
+    try {
+      const st = fs.fstatSync(fd);
+      if (st.size < pos.offset) return undefined;
+      const ident = logIdentity(fd, pos.offset);
+      if (!ident || ident.generation !== pos.generation || ident.head !== pos.head || ident.tail !== pos.tail) return undefined;
+      const buf = Buffer.alloc(st.size - pos.offset);
+      let off = 0;
+      while (off < buf.length) { const n = fs.readSync(fd, buf, off, buf.length - off, pos.offset + off); if (!n) break; off += n; }
+      const out: ParsedLog = { ...emptyLog(this.p(EVENTS_FILE)), exists: true, ino: st.ino, headerOk: true };
+      parseLogBytes(buf.subarray(0, off), 0, EVENTS_FILE, out, false, pos.offset);
+      this.gen = pos.generation;
+      this.ino = st.ino;
+      this.offset = pos.offset + out.consumed;
+      this.pending = [];
+      this.pendingWarnings = [];
+      this.pendingReset = false;
+      this.reloadNeeded = false;
+      this.lossSuspected = false;
+      for (const w of out.warnings) this.logger.warn(w);
+      return { events: out.events, warnings: out.warnings };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/** What compaction asks of a store that folds the log itself (MemoryStore): the events to fold first. */
+export interface CompactSource extends SnapshotSource {
+  /** Under the lock, before the snapshot is written: what others appended (or, on reset, the full state). */
+  catchUp(fresh: ReadNewResult): void;
+  /** Under the lock, once the new generation has started. */
+  rotated(): void;
+}
+
+function stateSource(state: MemoryState): SnapshotSource {
+  return {
+    *memories(now: number) {
+      for (const m of state.all()) {
+        yield { id: m.id, json: JSON.stringify(m), expired: m.expiresAt !== undefined && m.expiresAt <= now && !m.pinned };
+      }
+    },
+    tombstones: () => state.tombstoneIds(),
+  };
+}
+
+/** True when events.jsonl in `dir` is still the log `pos` was taken in (its first `offset` bytes unchanged). */
+export function logCovers(dir: string, pos: LogPosition): boolean {
+  let fd: number;
+  try { fd = openNoFollowSync(path.join(dir, EVENTS_FILE), fs.constants.O_RDONLY); } catch { return false; }
+  try {
+    if (fs.fstatSync(fd).size < pos.offset) return false;
+    const ident = logIdentity(fd, pos.offset);
+    return !!ident && ident.generation === pos.generation && ident.head === pos.head && ident.tail === pos.tail;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Bytes of the log's identity: its header line's hash and generation, and the hash of what precedes `offset`. */
+function logIdentity(fd: number, offset: number): { generation: number; head: string; tail: string } | undefined {
+  const headBuf = Buffer.alloc(512);
+  const n = fs.readSync(fd, headBuf, 0, headBuf.length, 0);
+  const nl = headBuf.subarray(0, n).indexOf(0x0a);
+  if (nl < 0 || offset < nl + 1) return undefined;
+  const generation = parseHeader(headBuf.toString('utf8', 0, nl));
+  if (generation === undefined) return undefined;
+  const from = Math.max(0, offset - TAIL_CHECK_BYTES);
+  const tailBuf = Buffer.alloc(offset - from);
+  let off = 0;
+  while (off < tailBuf.length) { const r = fs.readSync(fd, tailBuf, off, tailBuf.length - off, from + off); if (!r) return undefined; off += r; }
+  if (tailBuf[tailBuf.length - 1] !== 0x0a) return undefined; // a position is always at a line's end
+  return {
+    generation,
+    head: createHash('sha1').update(headBuf.subarray(0, nl + 1)).digest('hex'),
+    tail: createHash('sha1').update(tailBuf).digest('hex'),
+  };
 }
 
 /**

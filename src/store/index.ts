@@ -1,6 +1,7 @@
 // What dist/store.js offers the extension (loaded lazily through src/vscode/storeLoader.ts) and tests.
 export { MemoryStore } from './memoryStore';
 export type { StoreOptions, StoreStats, ImportReport, ImportLinesOptions } from './memoryStore';
+export { openInBackground, type OpeningStore } from './storeOpening';
 // The pattern pass the window runs in the background (the CLI runs it after writing episodes).
 export { runPatternPass } from './patternPass';
 export type { PatternPassOptions, PatternPassResult } from './patternPass';
@@ -23,4 +24,4 @@ export { checkMatches, validateCheck, MAX_SCAN_CHARS } from '../core/checkPatter
 export { mergeTeamLines, mergeTeamLinesAsync, teamEdit, teamFileTooLarge, toTeamLine, MAX_TEAM_FILE_BYTES } from '../core/team';
 export type { ImportOptions, ParseResult } from '../core/importFormat';
 // The window publishes its store for the CLI and `engram mcp` (src/store/location.ts).
-export { publishPersonal, publishStore } from './location';
+export { publishModel, publishPersonal, publishStore } from './location';

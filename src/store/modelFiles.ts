@@ -1,5 +1,6 @@
 // Where an embedding model's files are on disk, and fetching them once when the user allows it.
 // Nothing here downloads on its own: resolveModel only looks; downloadModel runs on an explicit request.
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -149,4 +150,37 @@ export async function downloadModel(opts: DownloadOptions, onProgress?: (p: Down
     }
   }
   return resolveModel({ model, cacheDir: opts.cacheDir });
+}
+
+/** How the model's own files say it is used: sentence-transformers' pooling config and prompts. */
+export interface ModelUsage {
+  /** 1_Pooling/config.json: CLS-token pooling when it says so, else mean pooling. */
+  pooling: 'mean' | 'cls';
+  /** config_sentence_transformers.json "prompts" (e5: "query: ", "passage: "); empty when it names none. */
+  queryPrefix: string;
+  passagePrefix: string;
+  /** sha256 over the folder's config, tokenizer and weights: another model in the same place is another id. */
+  digest: string;
+}
+
+function readJsonFile(file: string): Record<string, unknown> | undefined {
+  try { const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown; return typeof v === 'object' && v !== null ? v as Record<string, unknown> : undefined; } catch { return undefined; }
+}
+
+/** Reads what the loaded folder says about itself (pooling, prompts) and digests its files. */
+export async function modelUsage(loc: ModelLocation): Promise<ModelUsage> {
+  const pool = readJsonFile(path.join(loc.dir, '1_Pooling', 'config.json'));
+  const pooling = pool?.pooling_mode_cls_token === true && pool?.pooling_mode_mean_tokens !== true ? 'cls' : 'mean';
+  const prompts = readJsonFile(path.join(loc.dir, 'config_sentence_transformers.json'))?.prompts as Record<string, unknown> | undefined;
+  const prompt = (k: string) => (typeof prompts?.[k] === 'string' ? prompts[k] as string : '');
+  const hash = createHash('sha256');
+  const weights = loc.dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', '1_Pooling/config.json', 'config_sentence_transformers.json', weights]) {
+    const file = path.join(loc.dir, f);
+    if (!fs.existsSync(file)) continue;
+    hash.update(`${f}\n`);
+    // Streamed: weights are tens of megabytes.
+    for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  }
+  return { pooling, queryPrefix: prompt('query'), passagePrefix: prompt('passage') || prompt('document'), digest: hash.digest('hex') };
 }

@@ -9,7 +9,7 @@ import { nullLogger } from '../core/types';
 import type { Embedder } from './embedder';
 import type { WorkerRequest, WorkerResponse } from './embedProtocol';
 import { HashEmbedder } from './hashEmbedder';
-import { DEFAULT_MODEL, resolveModel, type ModelLocation } from './modelFiles';
+import { DEFAULT_MODEL, modelUsage, resolveModel, type ModelLocation, type ModelUsage } from './modelFiles';
 
 export { DEFAULT_MODEL, downloadModel, resolveModel, ModelNotFoundError, ModelDownloadError } from './modelFiles';
 export type { DownloadOptions, DownloadProgress, ModelLocation, ResolveOptions } from './modelFiles';
@@ -42,7 +42,8 @@ export class TransformersEmbedder implements Embedder {
   private readonly waiting = new Map<number, { resolve(r: WorkerResponse): void; reject(e: Error): void }>();
   private dead: Error | undefined;
 
-  private constructor(private readonly worker: Worker, readonly id: string, readonly dims: number, readonly location: ModelLocation | undefined) {}
+  private constructor(private readonly worker: Worker, readonly id: string, readonly dims: number, readonly location: ModelLocation | undefined,
+    private readonly usage: ModelUsage | undefined) {}
 
   static async create(opts: TransformersEmbedderOptions = {}): Promise<TransformersEmbedder> {
     const model = opts.model || DEFAULT_MODEL;
@@ -54,12 +55,14 @@ export class TransformersEmbedder implements Embedder {
     }
     const workerPath = opts.workerPath ?? path.join(__dirname, 'embedWorker.js');
     if (!fs.existsSync(workerPath)) throw new EmbedderUnavailableError(`The embedding worker is missing (${workerPath}); the extension build is incomplete.`);
+    // The folder's own word on pooling and prompts, and the digest that makes its identity.
+    const usage = location ? await modelUsage(location) : undefined;
     const worker = new Worker(workerPath);
     worker.unref();
     const init: WorkerRequest = {
       type: 'init', id: 0,
       root: location?.root ?? opts.cacheDir!, modelId: location?.modelId ?? model, dtype: location?.dtype ?? 'q8',
-      cacheDir: opts.cacheDir, allowRemoteModels: !!opts.allowRemoteModels,
+      cacheDir: opts.cacheDir, allowRemoteModels: !!opts.allowRemoteModels, pooling: usage?.pooling,
     };
     let dims: number;
     try {
@@ -82,7 +85,10 @@ export class TransformersEmbedder implements Embedder {
       await worker.terminate();
       throw new EmbedderUnavailableError(`Could not load embedding model ${model}: ${(err as Error).message}`, err);
     }
-    const e = new TransformersEmbedder(worker, `tfjs:${model}:${init.dtype}:${dims}`, dims, location);
+    // The identity is the folder loaded and what is in it, never the configured name: another model of the
+    // same dimension in the setting means other vectors, so the index is rebuilt (vectorIndex.ts says so).
+    const id = location && usage ? `tfjs:${location.dir}:${usage.digest.slice(0, 16)}:${init.dtype}:${dims}:${usage.pooling}` : `tfjs:${model}:${init.dtype}:${dims}`;
+    const e = new TransformersEmbedder(worker, id, dims, location, usage);
     e.listen();
     return e;
   }
@@ -103,9 +109,11 @@ export class TransformersEmbedder implements Embedder {
     this.worker.on('exit', code => fail(new Error(`Embedding worker stopped (${code})`)));
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(input: string[], role: 'query' | 'passage' = 'passage'): Promise<Float32Array[]> {
     if (this.dead) throw this.dead;
-    if (!texts.length) return [];
+    if (!input.length) return [];
+    const prefix = role === 'query' ? this.usage?.queryPrefix : this.usage?.passagePrefix;
+    const texts = prefix ? input.map(t => prefix + t) : input;
     const id = this.nextId++;
     // Keep the process alive only while work is in flight.
     this.worker.ref();
@@ -149,4 +157,16 @@ export async function createEmbedder(opts: TransformersEmbedderOptions & { enabl
     logger.warn(`Using the model-free embedder: ${reason}`);
     return { embedder: new HashEmbedder(), fallbackReason: reason };
   }
+}
+
+/**
+ * The embedder for the CLI and `engram mcp`: the model the VS Code window loaded (published beside its
+ * store, store/location.ts) when its files are here, loaded from the same folder so the id and the vectors
+ * are the window's; else the model-free one. `note` says which, and why, for stderr.
+ */
+export async function windowEmbedder(modelDir: string | undefined, workerPath: string): Promise<{ embedder?: Embedder; note: string }> {
+  if (!modelDir) return { note: 'no VS Code window published an embedding model: recall uses words, signatures and hashed vectors' };
+  const choice = await createEmbedder({ localModelPath: modelDir, workerPath, allowRemoteModels: false });
+  if (choice.fallbackReason) return { note: `the window's embedding model (${modelDir}) did not load here, recall uses words and signatures: ${choice.fallbackReason}` };
+  return { embedder: choice.embedder, note: `embedding with the window's model ${choice.embedder.id}` };
 }

@@ -54,7 +54,9 @@ export function fromRecall(results: readonly RecallResult[], words: (reasons: re
 function stepsOf(e: Episode): StepView[] {
   return e.steps.map(s => {
     const v: StepView = { action: s.action, result: s.result };
-    if (s.wasEffective !== undefined) v.effective = s.wasEffective;
+    // The exit code decides: a run that exited non-zero is never drawn as a success (episodes captured
+    // before issue 17 marked the run that showed a changed error so).
+    if (s.wasEffective !== undefined) v.effective = s.wasEffective && !/^exit [1-9]\d*\b/.test(s.result);
     if (s.at !== undefined) v.at = s.at;
     if (s.detail) v.detail = s.detail;
     return v;

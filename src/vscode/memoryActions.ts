@@ -14,11 +14,16 @@ export function shownConfidence(services: Services, m: Memory): number {
   return workspaceConfidence(m, services.workspaceId);
 }
 
-/** Records the user's verdict; the memory as it is now (its confidence may have changed its maturity). */
+/**
+ * Records the user's verdict; the memory as it is now (its confidence may have changed its maturity).
+ * The verdict is final for the recurrence it is about: capture adds no automatic outcome for it, and
+ * one capture already added just before is taken back (core/capture/outcomeLedger.ts).
+ */
 export async function giveFeedback(services: Services, id: string, outcome: FeedbackOutcome): Promise<Memory | undefined> {
   const store = await services.store();
   if (!store.get(id)) throw new Error(vscode.l10n.t('No memory with id {0}.', id));
-  await store.feedback(id, outcome, { reason: outcome === 'prevented' ? 'marked helpful by the user' : 'marked not helpful by the user' });
+  const replaces = services.outcomes.userVerdict(id, outcome, Date.now());
+  await store.feedback(id, outcome, { reason: outcome === 'prevented' ? 'marked helpful by the user' : 'marked not helpful by the user', ...(replaces ? { replaces } : {}) });
   services.fireChanged();
   return store.get(id);
 }

@@ -8,10 +8,12 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { Logger, RecallQuery, RecallResult } from '../core/types';
 import { workspaceIdOf } from '../core/workspaceId';
+import { toWorkspaceFile } from '../core/workspacePath';
 import type { Embedder, MemoryStore } from '../store/index';
 import { readConfig, type EngramConfig } from './config';
 import { formatError } from './errors';
-import { mergeRecall } from '../core/recallMerge';
+import { OutcomeLedger } from '../core/capture/outcomeLedger';
+import { RecallService } from '../core/recallService';
 import { Lifetime } from './lifetime';
 import { PendingForgets } from './pendingForgets';
 import { createStaleChecker, type StaleChecker } from './staleChecker';
@@ -55,12 +57,25 @@ export class Services implements vscode.Disposable {
     // Registered first, so it runs after every feature's task: a forget asked during shutdown still lands.
     this.beforeShutdown('pending forgets', () => this.pendingForgets.flush());
     this.stale = createStaleChecker(this);
+    this.recaller = new RecallService({
+      workspace: () => this.store(),
+      personal: () => this.personalStore(),
+      owners: () => ['workspace', ...(this.config().recall.includeTeam ? ['team' as const] : [])],
+      defaultK: () => this.config().recall.maxResults,
+      isStale: m => this.stale(m),
+      onRecall: q => this.recalled.fire(q),
+      warn: m => this.logger.warn(m),
+    });
   }
+
+  /** The one recall service (core/recallService.ts) every surface of this window asks through `recall`. */
+  readonly recaller: RecallService;
 
   config(): EngramConfig { return readConfig(); }
 
-  /** Memories shown by any surface, so capture can turn a later fix into a `prevented` outcome. */
-  private readonly shown: { id: string; file?: string; at: number }[] = [];
+  /** Memories shown by any surface and the user's verdicts on them, so capture can turn a later fix into
+   * a `prevented` outcome without overruling the user (core/capture/outcomeLedger.ts). */
+  readonly outcomes = new OutcomeLedger();
 
   /** Workspace storage folder (global storage when no folder is open). ENGRAM_STORE_DIR overrides it
    * for tests and demos that seed a store before the window opens. */
@@ -149,31 +164,29 @@ export class Services implements vscode.Disposable {
       // `engram mcp` recalls from the personal store exactly when this window does.
       const p = mod.publishPersonal(this.config().recall.includePersonal ? this.personalStoreDir : undefined);
       if (p.error) this.logger.warn(`could not publish the personal store location for the CLI: ${p.error}`);
+      // ...and embeds with the model this window loaded, so their vectors are this window's.
+      const m = mod.publishModel(embedder.kind === 'model' ? (embedder as { location?: { dir: string } }).location?.dir : undefined);
+      if (m.error) this.logger.warn(`could not publish the embedding model's location for the CLI: ${m.error}`);
     }
     return store;
   }
 
   /**
-   * Recall across the enabled owners, merged by score and capped. `noteShown: false` is for results
-   * computed ahead of time (the hover cache): only what a person actually sees may earn automatic credit.
+   * Recall through the one service: the enabled owners, the personal store, merged by score and capped.
+   * `noteShown: false` is for results computed ahead of time (the hover cache): only what a person
+   * actually sees may earn automatic credit. `forModel`: the results go to a language model or an agent
+   * (chat, the tools), so stale memories are checked and left out before they take a place; the
+   * editor's own surfaces rely on the stale guard's background checks and never wait on file lookups.
    */
-  async recall(q: RecallQuery, opts: { noteShown?: boolean } = {}): Promise<RecallResult[]> {
-    this.recalled.fire(q);
-    const cfg = this.config();
-    const k = q.k ?? cfg.recall.maxResults;
-    const owners = q.owners ?? (['workspace', ...(cfg.recall.includeTeam ? ['team' as const] : [])]);
-    const main = await this.store();
-    const results = await main.recall({ ...q, k, owners });
-    const personal = await this.personalStore().catch(e => { this.logger.warn(`personal store unavailable: ${formatError(e)}`); return undefined; });
-    const capped = mergeRecall(results, personal ? await personal.recall({ ...q, k, owners: ['personal'] }) : [], k);
-    if (opts.noteShown !== false) this.noteShown(capped.map(r => r.memory.id), q.file);
-    return capped;
+  async recall(q: RecallQuery, opts: { noteShown?: boolean; forModel?: boolean } = {}): Promise<RecallResult[]> {
+    const results = await this.recaller.recall(q, { checkStale: !!opts.forModel });
+    if (opts.noteShown !== false) this.noteShown(results.map(r => r.memory.id), q.file);
+    return results;
   }
 
   noteShown(ids: string[], file?: string): void {
     const at = Date.now();
-    for (const id of ids) this.shown.push({ id, file, at });
-    if (this.shown.length > 2000) this.shown.splice(0, this.shown.length - 1000);
+    this.outcomes.noteShown(ids, file, at);
     this.queueAccess(ids, at);
   }
 
@@ -200,9 +213,7 @@ export class Services implements vscode.Disposable {
 
   /** Ids of memories shown since `since` (for `file` when given). */
   shownSince(since: number, file?: string): string[] {
-    const ids = new Set<string>();
-    for (const s of this.shown) if (s.at >= since && (!file || !s.file || s.file === file)) ids.add(s.id);
-    return [...ids];
+    return this.outcomes.shownSince(since, file);
   }
 
   fireChanged(): void { this.changed.fire(); }
@@ -225,7 +236,14 @@ export class Services implements vscode.Disposable {
   workspaceRelative(uri: vscode.Uri): string | undefined {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder) return undefined;
-    return path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    return toWorkspaceFile(uri.fsPath, folder.uri.fsPath);
+  }
+
+  /** A path a model passed (absolute, or relative to the first workspace folder) in workspace-relative form. */
+  workspaceFile(file: string): string | undefined {
+    const abs = /^([a-zA-Z]:)?[\\/]/.test(file) ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(file)) : undefined;
+    const folder = abs ?? vscode.workspace.workspaceFolders?.[0];
+    return folder ? toWorkspaceFile(file, folder.uri.fsPath) : undefined;
   }
 
   /** Takes a feature's part into the window's lifetime: disposed before everything registered earlier. */

@@ -271,19 +271,25 @@ suite('Capture', function () {
     assert.strictEqual(ep.outcome, 'failure');
     assert.match(ep.summary, /gave up: disk test/);
   });
-  test('memories shown during an episode get automatic outcomes: still_failed on a recurrence, prevented on the fix', async () => {
+  test('memories shown during an episode get automatic outcomes: still_failed on a recurrence, prevented on the fix; only about its error, never over the user', async () => {
     const capture = a.capture!;
     const store = await a.services.store();
-    // Different signatures and fixes, so the store keeps them as two lessons (it merges duplicates).
+    // Different fixes, so the store keeps them as separate lessons (it merges duplicates).
     const lesson = (text: string, signature: string): Lesson => ({
       id: newId('lesson'), kind: 'lesson', owner: { scope: 'workspace', workspace: a.services.workspaceId }, createdAt: Date.now(), updatedAt: Date.now(),
       accessCount: 0, importance: 0.5, source: 'manual', tags: [], scope: [], confidence: { alpha: 1, beta: 1 }, maturity: 'observation',
       errorSignature: signature, errorText: text, errorCategory: 'tsc:name', stack: ['typescript'],
       rootCause: text, fixApproach: text, evidence: [],
     });
-    const shownFirst = await store.record(lesson('outcome test: shown before the retry', 'tsc:TS2304:cannot find name <id>'));
-    const shownLater = await store.record(lesson('outcome test: shown before the fix, remove the .fail marker', 'shell:exit:outcome-test'));
-    assert.notStrictEqual(shownFirst.id, shownLater.id);
+    // fail.sh prints "error TS2304: Cannot find name 'missingThing'.": the signature of the episode's error.
+    const own = 'tsc:TS2304:cannot find name <id>';
+    const shownFirst = await store.record(lesson('outcome test: shown before the retry', own));
+    const shownLater = await store.record(lesson('outcome test: shown before the fix, remove the .fail marker', own));
+    // Issue 17: shown at the same time but about another error: no outcome for it.
+    const otherError = await store.record(lesson('outcome test: about another error', 'tsc:TS2353:object literal may only specify known properties'));
+    // Issue 17: the user said it did not help; that is final for this recurrence.
+    const judged = await store.record(lesson('outcome test: judged by the user, delete dist/', own));
+    assert.strictEqual(new Set([shownFirst.id, shownLater.id, otherError.id, judged.id]).size, 4);
     const marker = path.join(root(), '.fail');
     fs.writeFileSync(marker, '');
     const terminal = vscode.window.createTerminal({ name: 'engram-outcome-test', cwd: root(), shellPath: '/bin/bash' });
@@ -302,7 +308,8 @@ suite('Capture', function () {
         await capture.flush();
         return store.history(shownFirst.id).some(h => h.type === 'feedback') || undefined;
       }).catch(e => { throw new Error(`${(e as Error).message}\n${captureState(a)}`); });
-      a.services.noteShown([shownLater.id]);
+      a.services.noteShown([shownLater.id, otherError.id, judged.id]);
+      assert.ok(await vscode.commands.executeCommand('engram.markNotHelpful', judged.id), 'the feedback command did not run');
       fs.rmSync(marker);
       assert.strictEqual(await run('bash scripts/fail.sh'), 0);
       await waitFor('the fail.sh episode to close', () => !capture.openEpisodes().some(e => e.id === open.id) || undefined);
@@ -314,6 +321,8 @@ suite('Capture', function () {
     const feedback = (id: string) => store.history(id).filter(h => h.type === 'feedback').map(h => h.detail);
     assert.deepStrictEqual(feedback(shownFirst.id).map(d => d.split(':')[0]), ['still_failed (automatic) in ' + a.services.workspaceId]);
     assert.deepStrictEqual(feedback(shownLater.id).map(d => d.split(':')[0]), ['prevented (automatic) in ' + a.services.workspaceId]);
+    assert.deepStrictEqual(feedback(otherError.id), [], 'an automatic outcome for a memory about another error');
+    assert.deepStrictEqual(feedback(judged.id).map(d => d.split(':')[0]), ['still_failed in ' + a.services.workspaceId], "the user's verdict got an automatic outcome on top");
   });
   test('a terminal without shell integration is reported, and nothing is captured from it', async () => {
     const capture = a.capture!;

@@ -31,7 +31,7 @@ describe('agent explanations over MCP', () => {
     let recorded: Lesson | undefined;
     const ctx = {
       workspace: 'w', agent: () => 'codex', relative: (f: string) => f,
-      store: { record: async (m: Lesson) => { recorded = m; return m; } },
+      store: async () => ({ record: async (m: Lesson) => { recorded = m; return m; } }),
     } as unknown as ToolContext;
     const said = await rememberTool(ctx, { kind: 'lesson', errorText: 'Error: ENOENT: no such file or directory, open \'.env\'', rootCause: 'the .env file is not committed', fixApproach: 'copy .env.example to .env' });
     assert.ok(recorded);

@@ -6,7 +6,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { buildCli, repoRoot } from './buildCli';
+import { buildCli, buildHook, repoRoot } from './buildCli';
 import { claudeHookEvents, projectRelative } from '../../src/core/capture/claudeCode';
 import { connectHooks, disconnectHooks } from '../../src/mcp/connect';
 
@@ -24,7 +24,7 @@ describe('Claude Code hooks', function () {
    * outputs, the file before and after the fix, the changed line, the lesson text that fix should get,
    * and `hook` (one `engram hook claude-code` call; a hook prints nothing on stdout).
    */
-  function jestSession(prefix: string, sessionId: string) {
+  function jestSession(prefix: string, sessionId: string, run: string[] = [cli]) {
     const evs = trace();
     const failing = evs.find(e => e.type === 'command' && e.exitCode === 1)!;
     const passing = evs.find(e => e.type === 'command' && e.exitCode === 0)!;
@@ -39,7 +39,7 @@ describe('Claude Code hooks', function () {
     const newLine = after.split('\n').find(l => !before.includes(l))!;
     const expectedFix = `Changed ${'`'}${oldLine.trim()}${'`'} to ${'`'}${newLine.trim()}${'`'} in src/cart.js (line ${after.split('\n').indexOf(newLine) + 1}).`;
     const hook = (payload: object) => {
-      const r = spawnSync(process.execPath, [cli, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
+      const r = spawnSync(process.execPath, [...run, '--store', store, 'hook', 'claude-code'], { input: JSON.stringify(payload), encoding: 'utf8', cwd: project });
       assert.strictEqual(r.status, 0, r.stderr);
       assert.strictEqual(r.stdout, '', 'a hook prints nothing on stdout (Claude Code would show it)');
       return r.stderr;
@@ -89,6 +89,46 @@ describe('Claude Code hooks', function () {
     assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, expectedFix);
   });
 
+  // Issue 18 defect 6 / issue 17 item 10: an agent verifies with another command line than the one that failed.
+  for (const [fail, pass] of [['npm test', 'npx jest src/cart.test.js'], ['npx jest', 'npm test'], ['npm test -- cart', 'npm test']]) {
+    it(`a failing \`${fail}\` delivered without an exit code, an Edit, then a passing \`${pass}\`: one success episode with the change`, () => {
+      const { failing, passing, after, store, cart, oldLine, newLine, expectedFix, hook, base } = jestSession('engram-hook-other-', 'sess-o');
+      // PostToolUse, not PostToolUseFailure, and no exit code: only the output says it failed.
+      hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: fail }, tool_response: { stdout: '', stderr: failing.output, interrupted: false } });
+      fs.writeFileSync(cart, after);
+      hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: cart, old_string: oldLine, new_string: newLine }, tool_response: { filePath: cart } });
+      hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: pass }, tool_response: { stdout: passing.output, stderr: '', interrupted: false } });
+      assert.match(hook({ ...base, hook_event_name: 'SessionEnd', reason: 'exit' }), /1 episode\(s\), 1 lesson\(s\) stored/);
+      const all = spawnSync(process.execPath, [cli, '--store', store, 'export'], { encoding: 'utf8' }).stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; outcome?: string; fixApproach?: string; resolution?: string });
+      const episode = all.find(m => m.kind === 'episode')!;
+      assert.strictEqual(episode.outcome, 'success');
+      assert.strictEqual(episode.resolution, `\`${pass}\` passed`);
+      assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, expectedFix);
+    });
+  }
+  it('dist/hook.js, the hook\'s own small entry, appends without the store and stores at SessionEnd through cli.js beside it', async () => {
+    const hookJs = await buildHook(cli);
+    const bundle = fs.readFileSync(hookJs, 'utf8');
+    // A design rule, not a timing: the store, the replay and vectra are not in the hook's bundle.
+    for (const name of ['class MemoryStore', 'LocalIndex', 'class CapturePipeline']) assert.ok(!bundle.includes(name), `${name} is in hook.js`);
+    assert.ok(bundle.length < 200_000, `hook.js is ${bundle.length} bytes`);
+    const { failing, passing, after, store, cart, oldLine, newLine, expectedFix, hook, base } = jestSession('engram-hookjs-', 'sess-h', [hookJs]);
+    hook({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, error: `Exit code 1\n${failing.output}` });
+    assert.ok(!fs.existsSync(path.join(store, 'events.jsonl')), 'an append opened the store');
+    fs.writeFileSync(cart, after);
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: cart, old_string: oldLine, new_string: newLine }, tool_response: { filePath: cart } });
+    hook({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: passing.output, stderr: '' } });
+    assert.match(hook({ ...base, hook_event_name: 'SessionEnd', reason: 'exit' }), /1 episode\(s\), 1 lesson\(s\) stored/);
+    const lessons = spawnSync(process.execPath, [cli, '--store', store, 'export'], { encoding: 'utf8' }).stdout.trim().split('\n').map(l => JSON.parse(l) as { kind: string; fixApproach?: string }).filter(m => m.kind === 'lesson');
+    assert.deepStrictEqual(lessons.map(l => l.fixApproach), [expectedFix]);
+    // connect --hooks names hook.js when it sits beside the CLI.
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-hookjs-connect-'));
+    connectHooks(project, cli);
+    const settings = JSON.parse(fs.readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    assert.strictEqual(settings.hooks.PostToolUse[0].hooks[0].command, `node ${JSON.stringify(hookJs)} claude-code`);
+    assert.strictEqual(disconnectHooks(project).change, 'deleted-file');
+  });
+
   it('maps the documented payloads; ignores what it does not know; refuses a session id that is not one', () => {
     const ctx = { project: '/p', now: 5, readText: () => 'a\nB\n' };
     assert.deepStrictEqual(claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: '/p/x.ts', old_string: 'b', new_string: 'B' } }, ctx),
@@ -106,6 +146,10 @@ describe('Claude Code hooks', function () {
     const none = claudeHookEvents({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/p/new.ts' } }, { ...ctx, readText: () => undefined });
     assert.ok(!('error' in none) && none.events.length === 0, 'a file that does not exist yet has no before-text');
     assert.deepStrictEqual(claudeHookEvents({ session_id: 's', hook_event_name: 'Stop' }, ctx), { events: [], sessionId: 's', ends: false, stop: true });
+    // A Bash response without an exit code: failed when its output holds an error, passed otherwise.
+    const bash = (stdout: string) => { const r = claudeHookEvents({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm run build' }, tool_response: { stdout, stderr: '' } }, ctx); return 'error' in r ? undefined : (r.events[0] as { exitCode?: number }).exitCode; };
+    assert.strictEqual(bash("src/a.ts(1,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"), 1);
+    assert.strictEqual(bash('> tsc -p .\n'), 0);
   });
 
   it('connect --hooks writes the hooks beside the user\'s own, idempotently; disconnect removes only ours', () => {

@@ -51,7 +51,9 @@ describe('connect / disconnect (project and user MCP configs)', () => {
     assert.strictEqual(connect('vscode', dir, CLI).change, 'added');
     assert.deepStrictEqual(read('.vscode/mcp.json').inputs, [{ id: 'k', type: 'promptString' }]);
     assert.strictEqual(disconnect('vscode', dir).change, 'removed');
-    assert.deepStrictEqual(read('.vscode/mcp.json'), { inputs: [{ id: 'k', type: 'promptString' }], servers: {} });
+    // A servers object left empty goes with our entry: a file that had none must not keep one (issue 18);
+    // an empty one means nothing to VS Code either way.
+    assert.deepStrictEqual(read('.vscode/mcp.json'), { inputs: [{ id: 'k', type: 'promptString' }] });
   });
 
   it('refuses to touch a malformed or commented file', () => {
@@ -130,12 +132,14 @@ describe('connect / disconnect (project and user MCP configs)', () => {
     assert.strictEqual(disconnect('codex', dir, { home, env: {} }).change, 'removed');
     assert.strictEqual(fs.readFileSync(file, 'utf8'), original, 'connect then disconnect gives the file back byte for byte');
 
-    // A stale entry of ours in the middle (with an env sub-table) is replaced where it is; the rest stays.
-    const stale = 'a = 1\n\n[mcp_servers.engram]\ncommand = "old"\n\n[mcp_servers.engram.env]\nX = "1"\n\n# about b\n[b]\nc = 2\n';
+    // A stale entry of ours in the middle is updated where it is: only command and args change; the
+    // user's own keys and its env sub-table stay (issue 18: re-running connect after an update).
+    const stale = 'a = 1\n\n[mcp_servers.engram]\ncommand = "old"\ncwd = "/w"\nstartup_timeout_sec = 30\nenabled = false\n\n[mcp_servers.engram.env]\nX = "1"\n\n# about b\n[b]\nc = 2\n';
     fs.writeFileSync(file, stale);
     assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'updated');
-    assert.strictEqual(fs.readFileSync(file, 'utf8'), `a = 1\n\n[mcp_servers.engram]\ncommand = "node"\nargs = ["${CLI}", "mcp"]\n\n# about b\n[b]\nc = 2\n`);
-    assert.deepStrictEqual(toml(file), { a: 1, mcp_servers: { engram: { command: 'node', args: [CLI, 'mcp'] } }, b: { c: 2 } });
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), `a = 1\n\n[mcp_servers.engram]\ncommand = "node"\nargs = ["${CLI}", "mcp"]\ncwd = "/w"\nstartup_timeout_sec = 30\nenabled = false\n\n[mcp_servers.engram.env]\nX = "1"\n\n# about b\n[b]\nc = 2\n`);
+    assert.deepStrictEqual(toml(file), { a: 1, mcp_servers: { engram: { command: 'node', args: [CLI, 'mcp'], cwd: '/w', startup_timeout_sec: 30, enabled: false, env: { X: '1' } } }, b: { c: 2 } });
+    assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'unchanged');
   });
 
   it('codex: refuses a file it cannot read, or an engram entry written inline, leaving it untouched', () => {
@@ -206,5 +210,74 @@ describe('connect / disconnect (project and user MCP configs)', () => {
     const wrong = spawnSync(process.execPath, [cli, 'connect', 'cursor', '--hooks'], { cwd: dir, encoding: 'utf8', env });
     assert.strictEqual(wrong.status, 2);
     assert.ok(!fs.existsSync(path.join(dir, '.cursor')), 'nothing is written when the options are wrong');
+  });
+  it('keeps what the user added to our entry: env in .mcp.json, cwd/startup_timeout_sec/enabled in Codex (issue 18)', () => {
+    const mine = { command: 'old-node', args: ['x'], env: { NODE_OPTIONS: '--max-old-space-size=4096' }, type: 'stdio' };
+    fs.writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { engram: mine } }, null, 2) + '\n');
+    assert.strictEqual(connect('claude-code', dir, CLI).change, 'updated');
+    assert.deepStrictEqual(read('.mcp.json').mcpServers.engram, { command: 'node', args: [CLI, 'mcp'], env: mine.env, type: 'stdio' });
+    assert.strictEqual(connect('claude-code', dir, CLI).change, 'unchanged');
+  });
+
+  it('writes through a symlinked config, which stays a link (issue 18)', () => {
+    const home = path.join(dir, 'home');
+    const dotfiles = path.join(dir, 'dotfiles');
+    fs.mkdirSync(home);
+    fs.mkdirSync(dotfiles);
+    const real = path.join(dotfiles, 'claude.json');
+    const original = JSON.stringify({ numStartups: 3 }, null, 2) + '\n';
+    fs.writeFileSync(real, original, { mode: 0o600 });
+    fs.symlinkSync(real, path.join(home, '.claude.json'));
+    assert.strictEqual(connect('claude-code', dir, CLI, { user: true, home }).change, 'added');
+    assert.ok(fs.lstatSync(path.join(home, '.claude.json')).isSymbolicLink(), 'the link was replaced by a file');
+    assert.deepStrictEqual(JSON.parse(fs.readFileSync(real, 'utf8')).mcpServers.engram, { command: 'node', args: [CLI, 'mcp'] });
+    assert.strictEqual(fs.statSync(real).mode & 0o777, 0o600);
+    assert.strictEqual(disconnect('claude-code', dir, { user: true, home }).change, 'removed');
+    assert.ok(fs.lstatSync(path.join(home, '.claude.json')).isSymbolicLink());
+    assert.strictEqual(fs.readFileSync(real, 'utf8'), original);
+  });
+
+  it('disconnect gives the file back byte for byte: indentation, no final newline, a servers key it never had (issue 18)', function () {
+    const cases = [
+      '{\n    "mcpServers": {\n        "other": {\n            "command": "x"\n        }\n    }\n}',
+      '{\n  "numStartups": 12,\n  "projects": {}\n}\n',
+      '{\n\t"servers": {\n\t\t"a": {"type": "stdio", "command": "a"}\n\t},\n\t"inputs": []\n}\r\n',
+    ];
+    for (const [i, text] of cases.entries()) {
+      const client = text.includes('"servers"') ? 'vscode' : 'claude-code';
+      const file = client === 'vscode' ? path.join(dir, '.vscode', 'mcp.json') : path.join(dir, '.mcp.json');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      assert.ok(['added', 'updated'].includes(connect(client, dir, CLI).change), `case ${i}`);
+      assert.ok(JSON.parse(fs.readFileSync(file, 'utf8')));
+      assert.strictEqual(disconnect(client, dir).change, 'removed', `case ${i}`);
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), text, `case ${i}`);
+      fs.rmSync(file);
+    }
+    if (!haveTomllib) return;
+    const home = path.join(dir, 'home');
+    const file = path.join(home, '.codex', 'config.toml');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const noFinalNewline = 'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "x"';
+    fs.writeFileSync(file, noFinalNewline);
+    assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'added');
+    assert.deepStrictEqual(Object.keys((toml(file) as { mcp_servers: object }).mcp_servers), ['other', 'engram']);
+    assert.strictEqual(disconnect('codex', dir, { home, env: {} }).change, 'removed');
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), noFinalNewline);
+  });
+
+  it('refuses an invalid file untouched: a duplicate TOML table, a duplicate JSON key (issue 18)', () => {
+    const home = path.join(dir, 'home');
+    const file = path.join(home, '.codex', 'config.toml');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const dupTable = '[mcp_servers.other]\ncommand = "x"\n\n[mcp_servers.other]\ncommand = "y"\n';
+    fs.writeFileSync(file, dupTable);
+    assert.throws(() => connect('codex', dir, CLI, { home, env: {} }), /not valid TOML.*left untouched/);
+    assert.strictEqual(fs.readFileSync(file, 'utf8'), dupTable);
+    const dupKey = '{ "mcpServers": { "a": { "command": "x" }, "a": { "command": "y" } } }\n';
+    fs.writeFileSync(path.join(dir, '.mcp.json'), dupKey);
+    assert.throws(() => connect('claude-code', dir, CLI), /"mcpServers\.a" twice.*left untouched/);
+    assert.throws(() => disconnect('claude-code', dir), /twice/);
+    assert.strictEqual(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'), dupKey);
   });
 });

@@ -3,6 +3,7 @@ import { buildEpisode, buildLesson, lessonTemplate, summaryTemplate, type Episod
 import { EpisodeTracker, type TrackedEpisode } from '../../src/core/episodeTracker';
 import { lineDiff, excerptAround, firstChangedLine } from '../../src/core/capture/diff';
 import { Finalizer, type FinalizeJob, type FinalizerDeps } from '../../src/vscode/capture/finalize';
+import { OutcomeLedger } from '../../src/core/capture/outcomeLedger';
 import type { Memory } from '../../src/core/types';
 import type { MemoryStore } from '../../src/store/index';
 
@@ -125,6 +126,8 @@ describe('finalisation (episode → store)', () => {
     const store = {
       async record(m: Memory) { const e = fail?.(); if (e) throw e; recorded.push(m); return m; },
       async feedback(id: string, outcome: string) { const e = fail?.(); if (e) throw e; feedback.push(`${id}:${outcome}`); },
+      // The memory shown during the episode: a lesson about its error, so the automatic outcome applies.
+      get(id: string) { return id === 'shown1' ? { id, kind: 'lesson', errorSignature: 'node:Error:x' } as Memory : undefined; },
     };
     return { store: store as unknown as MemoryStore, recorded, feedback };
   }
@@ -134,7 +137,7 @@ describe('finalisation (episode → store)', () => {
     return {
       store: async () => store, owner: () => owner, mode: () => 'background', useLanguageModel: () => false,
       summarize: async () => undefined, explain: async () => undefined, readFile: async () => new Uint8Array(), onStorageError: e => storageErrors.push(e),
-      logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, storageErrors, ...over,
+      outcomes: new OutcomeLedger(), logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {} }, storageErrors, ...over,
     };
   }
 
@@ -146,7 +149,7 @@ describe('finalisation (episode → store)', () => {
     const fx = t.commandEnded({ id: 'r2', line: 'node deploy.js', exitCode: 0 }, 10).find(e => e.type === 'ended');
     assert.ok(fx && fx.type === 'ended');
     return {
-      tracked: fx.episode, domain: 'terminal:node', written: { feedback: 0 }, feedback: [{ id: 'shown1', outcome: 'prevented', reason: 'fixed' }],
+      tracked: fx.episode, domain: 'terminal:node', written: { feedback: 0 }, feedback: [{ id: 'shown1', outcome: 'prevented', reason: 'fixed', signature: 'node:Error:x', since: 0 }],
       before: new Map([['deploy.js', `const token = '${TOKEN}';\nconnect(token, 1);\n`]]),
       after: new Map([['deploy.js', `const token = process.env.TOKEN;\nconnect(token, 1);\n`]]),
     };

@@ -160,14 +160,28 @@ describe('episodeTracker', () => {
     assert.strictEqual(fresh.error?.key, 'tsc:TS2322:x');
   });
 
-  it('a command failing again with a different error family closes the first episode and opens another', () => {
+  it('a command failing with a different error family: what ran in between resolved the first episode, which links to the next', () => {
+    // Issue 17: the first episode used to end `partial` ("did not fix it") although its error was gone.
     const t = tracker();
-    t.commandEnded({ id: 'r1', line: 'node check.js', exitCode: 1, error: err('node:ENOENT:x', 'node:file-not-found') }, 0);
-    const fx = t.commandEnded({ id: 'r2', line: 'node check.js', exitCode: 1, error: err('node:TypeError:y', 'node:type') }, 1000);
+    t.commandEnded({ id: 'r1', line: 'npm run build', exitCode: 127, error: err('shell:command-not-found:x', 'shell:command-not-found', 'sh: 1: tsc: not found') }, 0);
+    t.commandEnded({ id: 'i1', line: 'npm install --save-dev typescript', exitCode: 0 }, 500);
+    const changedTo = err('tsc:TS2322:y', 'tsc:type', "src/config.ts(11,3): error TS2322: Type 'string' is not assignable to type 'number'.");
+    const fx = t.commandEnded({ id: 'r2', line: 'npm run build', exitCode: 2, error: changedTo }, 1000);
+    assert.deepStrictEqual(fx.map(e => e.type), ['ended', 'opened']);
     const [old] = ended(fx);
     const [fresh] = opened(fx);
-    assert.strictEqual(old.outcome, 'partial');
-    assert.strictEqual(fresh.error?.family, 'node:type');
+    assert.strictEqual(old.outcome, 'success');
+    assert.strictEqual(old.resolution, `the error changed to: ${changedTo.message}`);
+    assert.deepStrictEqual(old.changedTo, changedTo);
+    assert.strictEqual(old.nextEpisodeId, fresh.id);
+    assert.strictEqual(fresh.error?.family, 'tsc:type');
+    assert.deepStrictEqual(old.steps.map(s => [s.action, s.wasEffective]), [
+      ['run npm run build', false],
+      ['run npm install --save-dev typescript', undefined],
+      // Exit 2 is never shown as a success, even though the error it printed is a new one.
+      ['run npm run build', false],
+    ]);
+    assert.deepStrictEqual(t.open().map(e => e.id), [fresh.id]);
   });
 
   it('the same error family failing again is a recurrence of the same episode', () => {
@@ -187,6 +201,7 @@ describe('episodeTracker', () => {
     t.edited('config.json', 1300);
     assert.deepStrictEqual(ended(t.commandEnded({ id: 'other', line: 'ls', exitCode: 0 }, 1400)), []);
     const [done] = ended(t.commandEnded({ id: 'r2', line: 'scripts/check.js --fast', exitCode: 0 }, 2000));
+    // `ls` ran in between but is not part of the attempt (issue 17: unrelated commands are not its steps).
     assert.ok(done);
     assert.strictEqual(done.outcome, 'success');
     assert.strictEqual(done.command?.line, 'FOO=1  ./scripts/check.js --fast ');
@@ -197,7 +212,6 @@ describe('episodeTracker', () => {
       ['run FOO=1  ./scripts/check.js --fast ', 'exit 1: message for node:Error:missing'],
       ['edit scripts/check.js', '2 changes'],
       ['edit config.json', '1 change'],
-      ['run ls', 'passed'],
       ['run scripts/check.js --fast', 'passed'],
     ]);
     assert.strictEqual(t.open().length, 0);
@@ -304,5 +318,180 @@ describe('EpisodeTracker: one error seen by the editor and by a terminal build',
     assert.deepStrictEqual(t.tick(2000).filter(e => e.type === 'opened'), []);
     assert.strictEqual(t.open().length, 1);
     assert.ok(term.episode.files.includes('src/main.rs'));
+  });
+});
+
+describe('EpisodeTracker: typing is not an error (issue 17)', () => {
+  // What the TS server reported while `port: Number(process.env.PORT ?? 8080),` was typed over
+  // `port: process.env.PORT ?? '8080',` in the demo: a different half-typed error after most keys.
+  const nu: ErrorInfo = { key: "tsc:TS2304:cannot find name <str>", family: 'tsc:name', message: "Cannot find name 'Nu'.", tool: 'tsc', code: 'TS2304', line: 10 };
+  const comma: ErrorInfo = { key: "tsc:TS1005:<str> expected", family: 'tsc:syntax', message: "',' expected.", tool: 'tsc', code: 'TS1005', line: 10 };
+
+  const paren: ErrorInfo = { key: "tsc:TS1005:<str> expected", family: 'tsc:syntax', message: "')' expected.", tool: 'tsc', code: 'TS1005', line: 10 };
+
+  /**
+   * One keystroke every `perKey` ms, with a longer pause now and then, as a person types. The language
+   * server answers every third key, `lagMs` late: first the half-typed name, then for most of the line
+   * the same "')' expected." (inside `Number(` until the `)`), for far longer than the threshold.
+   */
+  function typeLine(t: EpisodeTracker, file: string, keys: number, perKey: number, pauseEvery: number, pauseMs: number, start: number, lagMs = 0): { effects: TrackerEffect[]; end: number } {
+    const effects: TrackerEffect[] = [];
+    let now = start;
+    for (let k = 0; k < keys; k++) {
+      now += perKey + (k > 0 && k % pauseEvery === 0 ? pauseMs : 0);
+      effects.push(...t.tick(now), ...t.edited(file, now));
+      if (k % 3 === 2) effects.push(...t.diagnostics(file, [k < 6 ? nu : k < keys - 2 ? paren : comma], now + lagMs, OPEN));
+    }
+    return { effects, end: now + lagMs };
+  }
+
+  it('errors of a line being typed slowly, for far longer than the threshold, never open an episode', () => {
+    const t = tracker();
+    // 40 keys at 350 ms with a 2.5 s pause every 8 keys: 24 s of typing, each error alive for seconds.
+    const { effects, end } = typeLine(t, 'src/config.ts', 40, 350, 8, 2500, 0);
+    assert.ok(end > 20_000);
+    assert.deepStrictEqual(opened(effects), []);
+    // The finished line is valid: the server clears it.
+    const fx = t.diagnostics('src/config.ts', [], end + 300, OPEN);
+    assert.deepStrictEqual(opened([...fx, ...t.tick(end + 60_000)]), []);
+    assert.strictEqual(t.open().length, 0);
+    assert.deepStrictEqual(t.pendingFiles(), []);
+  });
+
+  it('on a machine so slow that diagnostics arrive seconds after the keystroke, typing still opens nothing', () => {
+    const t = tracker();
+    const { effects, end } = typeLine(t, 'src/config.ts', 30, 300, 10, 3000, 0, 3500);
+    // The last stale answer came at `end`; the clear comes 3.9 s after it, 7.4 s after the last key.
+    const fx = [...t.tick(end + 3900), ...t.diagnostics('src/config.ts', [], end + 3900, OPEN)];
+    assert.deepStrictEqual(opened([...effects, ...fx, ...t.tick(end + 60_000)]), []);
+  });
+
+  it('an error left when the typing stops counts once the file has been quiet for the threshold', () => {
+    const t = tracker();
+    const { end } = typeLine(t, 'src/config.ts', 10, 300, 100, 0, 0);
+    // The timer's hint may be early (tick then looks again), never late.
+    assert.ok(t.nextDeadline()! <= end + 4000, 'quiet since the last change of the file');
+    assert.deepStrictEqual(opened(t.tick(end + 3999)), []);
+    const [ep] = opened(t.tick(end + 4000));
+    assert.ok(ep, 'the error that stayed is an episode');
+    assert.strictEqual(ep.error?.key, paren.key, 'the error the last answer had');
+  });
+
+  it('a save counts the error after the settle time, unless the typing goes on', () => {
+    const t = tracker();
+    t.edited('a.ts', 0);
+    t.diagnostics('a.ts', [err('tsc:TS2322:x')], 100, OPEN);
+    t.saved('a.ts', 200);
+    t.edited('a.ts', 300); // typing on: the save no longer says "this is the text"
+    assert.deepStrictEqual(opened(t.tick(1500)), []);
+    assert.deepStrictEqual(opened(t.tick(1999)), []);
+    t.saved('a.ts', 2000);
+    assert.ok(t.nextDeadline()! <= 3000, 'save + settle');
+    assert.deepStrictEqual(opened(t.tick(2999)), []);
+    assert.strictEqual(opened(t.tick(3000)).length, 1);
+  });
+
+  it('a fix is confirmed only once the typing settles; an error gone and back while typing is not a recurrence', () => {
+    const t = tracker();
+    t.diagnostics('a.ts', [err('tsc:TS2322:x')], 0, OPEN);
+    const [ep] = opened(t.tick(4000));
+    t.edited('a.ts', 5000);
+    t.diagnostics('a.ts', [comma], 5100, OPEN); // half-typed fix: the TS2322 is gone for now
+    t.edited('a.ts', 5400);
+    assert.deepStrictEqual(t.diagnostics('a.ts', [err('tsc:TS2322:x')], 5500, OPEN).map(e => e.type).filter(x => x !== 'noise'), [], 'no recurrence while typing');
+    t.edited('a.ts', 5800);
+    t.diagnostics('a.ts', [comma], 5900, OPEN);
+    for (let now = 6200; now <= 8000; now += 300) { assert.deepStrictEqual(ended(t.tick(now)), []); t.edited('a.ts', now); }
+    t.diagnostics('a.ts', [], 8100, OPEN);
+    assert.deepStrictEqual(ended(t.tick(8900)), [], 'settle runs from the last change, not from when the error left');
+    const [done] = ended(t.tick(9100));
+    assert.strictEqual(done.id, ep.id);
+    assert.strictEqual(done.outcome, 'success');
+    assert.strictEqual(done.recurrences, 0);
+  });
+});
+
+describe('EpisodeTracker: clean episodes (issue 17)', () => {
+  const notFound = err('shell:command-not-found:x', 'shell:command-not-found', 'sh: 1: tsc: not found');
+
+  it('read-only commands never open an episode, however they fail', () => {
+    const t = tracker();
+    for (const line of ['echo $PATH; which tsc', 'which tsc', 'ls dist', 'cat missing.txt', 'pwd', 'env | grep NODE', 'type tsc', 'command -v tsc', 'git status', 'git log -1', 'git diff --exit-code', 'grep -r TODO src']) {
+      assert.deepStrictEqual(opened(t.commandEnded({ id: line, line, exitCode: 1, error: notFound }, 0)), [], line);
+    }
+    assert.strictEqual(opened(t.commandEnded({ id: 'b', line: 'npm run build', exitCode: 127, error: notFound }, 0)).length, 1);
+    // Writing through a redirection is not read-only.
+    assert.strictEqual(opened(t.commandEnded({ id: 'w', line: 'echo x > /root/out.txt', exitCode: 1, error: notFound }, 0)).length, 1);
+  });
+
+  it('unrelated commands are neither steps of a terminal attempt nor keep it alive; it closes after the idle gap', () => {
+    const t = tracker({ idleGapMs: 10 * 60_000 });
+    const [ep] = opened(t.commandEnded({ id: 'b', line: 'npm run build', exitCode: 127, error: notFound, output: 'sh: 1: tsc: not found' }, 0));
+    assert.strictEqual(t.nextDeadline(), 10 * 60_000 + 1);
+    for (let i = 1; i <= 32; i++) t.commandEnded({ id: `u${i}`, line: i % 2 ? 'git commit -m wip' : 'docker ps', exitCode: 0 }, i * 15_000);
+    assert.deepStrictEqual(ep.steps.map(s => s.action), ['run npm run build']);
+    assert.strictEqual(ep.lastActivity, 0);
+    const [done] = ended(t.tick(10 * 60_000 + 1));
+    assert.strictEqual(done.id, ep.id);
+    assert.strictEqual(done.outcome, 'abandoned');
+    assert.strictEqual(done.resolution, 'idle gap');
+  });
+
+  it('related commands are steps and keep the attempt going: installs, the same work, commands naming its files', () => {
+    const t = tracker({ idleGapMs: 60_000 });
+    const [ep] = opened(t.commandEnded({ id: 'c', line: 'node scripts/check.js', exitCode: 1, error: err('node:ENOENT:x', 'node:fs', "ENOENT: no such file or directory, open 'config/settings.json'"), output: "Error: ENOENT: no such file or directory, open 'config/settings.json'" }, 0));
+    t.commandEnded({ id: 'm', line: 'mkdir -p config', exitCode: 0 }, 30_000);
+    t.commandEnded({ id: 'v', line: 'node scripts/check.js --verbose', exitCode: 1, error: err('node:ENOENT:x', 'node:fs') }, 50_000);
+    t.commandEnded({ id: 's', line: 'cat config/settings.json', exitCode: 1 }, 80_000);
+    t.commandEnded({ id: 'e', line: "echo '{\"port\": 8080}' > config/settings.json", exitCode: 0 }, 100_000);
+    assert.deepStrictEqual(ep.steps.map(s => s.action), [
+      'run node scripts/check.js', 'run mkdir -p config', 'run node scripts/check.js --verbose', 'run cat config/settings.json', `run echo '{"port": 8080}' > config/settings.json`,
+    ]);
+    assert.deepStrictEqual(ended(t.tick(150_000)), [], 'active 50 s ago');
+  });
+});
+
+describe('EpisodeTracker: agent sessions run the same tests by different command lines (issue 17, 18)', () => {
+  const failure = (message: string) => err('jest:assert:x', 'test:assertion', message);
+
+  it('a pass of a different command that runs the same tests closes the episode', () => {
+    for (const [fail, pass] of [
+      ['npm test', 'npx jest src/cart.test.js'],
+      ['npx jest src/cart.test.js', 'npm test'],
+      ['npm test', 'npm test -- cart'],
+      ['npm run test', 'npx vitest run src/cart.test.js'],
+      ['vitest run', 'npm test'],
+      ['pytest', 'python -m pytest tests/test_cart.py'],
+      ['python3 -m pytest tests/test_cart.py::test_total', 'pytest -k test_total'],
+    ]) {
+      const t = tracker();
+      const output = 'FAIL src/cart.test.js\n  ✕ cart total (5 ms)\ntests/test_cart.py::test_total FAILED';
+      const [ep] = opened(t.commandEnded({ id: 'f', line: fail, exitCode: 1, error: failure('expect(received).toBe(expected)'), output }, 0));
+      t.edited('src/cart.js', 1000);
+      const [done] = ended(t.commandEnded({ id: 'p', line: pass, exitCode: 0 }, 2000));
+      assert.ok(done, `${fail} then ${pass}`);
+      assert.strictEqual(done.id, ep.id);
+      assert.strictEqual(done.outcome, 'success');
+      assert.strictEqual(done.fixedBy?.line, pass);
+      assert.strictEqual(done.resolution, `\`${pass}\` passed`);
+    }
+  });
+
+  it('a pass limited to other tests, or of another suite, does not close it', () => {
+    for (const pass of ['npx jest src/other.test.js', 'pytest', 'npm run lint', 'cargo test']) {
+      const t = tracker();
+      t.commandEnded({ id: 'f', line: 'npm test', exitCode: 1, error: failure('boom'), output: 'FAIL src/cart.test.js' }, 0);
+      assert.deepStrictEqual(ended(t.commandEnded({ id: 'p', line: pass, exitCode: 0 }, 2000)), [], pass);
+      assert.strictEqual(t.open().length, 1);
+    }
+  });
+
+  it('a failure of the same kind by another command line is a recurrence of the same episode, not a second one', () => {
+    const t = tracker();
+    const [ep] = opened(t.commandEnded({ id: 'f', line: 'npm test', exitCode: 1, error: failure('boom'), output: 'FAIL src/cart.test.js' }, 0));
+    const fx = t.commandEnded({ id: 'g', line: 'npx jest src/cart.test.js', exitCode: 1, error: failure('boom') }, 1000);
+    assert.deepStrictEqual(fx.map(e => e.type), ['recurred']);
+    assert.deepStrictEqual(t.open().map(e => e.id), [ep.id]);
+    assert.strictEqual(ep.recurrences, 1);
   });
 });

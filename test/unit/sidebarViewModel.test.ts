@@ -31,6 +31,12 @@ describe('sidebar view model', () => {
     assert.deepStrictEqual([fresh.confidence, fresh.evidence, fresh.outcome], [50, 0, 'success']);
   });
 
+  it('a step whose run exited non-zero is never drawn as a success, whatever the episode says (issue 17)', () => {
+    const ep = { ...episode, steps: [{ action: 'run npm run build', result: "exit 2: Type 'string' is not assignable to type 'number'.", wasEffective: true }, { action: 'run npm run build', result: 'passed', wasEffective: true }] };
+    const d = toDetails({ ...lesson, evidence: [ep.id] }, { get: id => (id === ep.id ? ep : undefined), history: () => [] });
+    assert.deepStrictEqual(d.episodes[0].steps.map(s => s.effective), [false, true]);
+  });
+
   it('marks quarantined memories with the reason', () => {
     assert.strictEqual(toMemoryView({ ...lesson, quarantined: { reason: 'file deleted', at: 5 } }).quarantine, 'file deleted');
   });

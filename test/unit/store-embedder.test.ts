@@ -68,6 +68,62 @@ describe('TransformersEmbedder (worker thread, tiny generated model)', function 
     assert.strictEqual((await choice.embedder.embed(['still works']))[0].length, 384);
   });
 
+  it('its identity is the folder loaded and what is in it, not the configured name (issue 18)', async () => {
+    const a = path.join(tmpDir('id-a'), 'm');
+    fs.cpSync(path.join(models, 'engram', 'tiny-bert'), a, { recursive: true });
+    const ids: string[] = [];
+    for (const opts of [{ model: 'name-one', localModelPath: a }, { model: 'name-two', localModelPath: a }]) {
+      const e = await TransformersEmbedder.create({ ...opts, workerPath });
+      ids.push(e.id);
+      await e.dispose();
+    }
+    assert.strictEqual(ids[0], ids[1], 'the same folder is the same vector space whatever the setting calls it');
+    assert.ok(ids[0].includes(a), ids[0]);
+    // Another model of the same dimension in the same place: other weights, another id (the index is rebuilt).
+    const w = path.join(a, 'onnx', 'model_quantized.onnx');
+    fs.writeFileSync(w, Buffer.concat([fs.readFileSync(w), Buffer.from([0])]));
+    const changed = await TransformersEmbedder.create({ localModelPath: a, workerPath }).then(async e => { const id = e.id; await e.dispose(); return id; }, () => 'unloadable');
+    assert.notStrictEqual(changed, ids[0]);
+  });
+
+  it('reads pooling and prompts from the model\'s own config (issue 18)', async () => {
+    const plain = await TransformersEmbedder.create({ localModelPath: path.join(models, 'engram', 'tiny-bert'), workerPath });
+    const dir = path.join(tmpDir('cls'), 'm');
+    fs.cpSync(path.join(models, 'engram', 'tiny-bert'), dir, { recursive: true });
+    fs.mkdirSync(path.join(dir, '1_Pooling'));
+    fs.writeFileSync(path.join(dir, '1_Pooling', 'config.json'), JSON.stringify({ word_embedding_dimension: 16, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false }));
+    fs.writeFileSync(path.join(dir, 'config_sentence_transformers.json'), JSON.stringify({ prompts: { query: 'query: ', passage: 'passage: ' } }));
+    const cls = await TransformersEmbedder.create({ localModelPath: dir, workerPath });
+    try {
+      assert.match(cls.id, /:cls$/);
+      assert.match(plain.id, /:mean$/);
+      const [m] = await plain.embed(['the cat network']);
+      const [c] = await cls.embed(['the cat network']);
+      assert.ok(dot(m, c) < 0.999, `CLS pooling gives another vector than mean pooling (${dot(m, c)})`);
+      const [q] = await cls.embed(['cat'], 'query');
+      const [p] = await cls.embed(['cat'], 'passage');
+      const [mq] = await plain.embed(['cat'], 'query');
+      const [mp] = await plain.embed(['cat'], 'passage');
+      assert.ok(Math.abs(dot(mq, mp) - 1) < 1e-5, 'no prompts configured: query and passage embed alike');
+      // CLS sees the first token, which is the same [CLS]; the prompts still reach the model (mean pooling shows them).
+      assert.ok(q.length === p.length);
+    } finally {
+      await plain.dispose();
+      await cls.dispose();
+    }
+    const promptsOnly = path.join(tmpDir('e5'), 'm');
+    fs.cpSync(path.join(models, 'engram', 'tiny-bert'), promptsOnly, { recursive: true });
+    // The tiny vocabulary has no "query"/"passage" (both would be [UNK]): prompts of its own words show
+    // each reaches the model in its role, as e5's "query: " and "passage: " do.
+    fs.writeFileSync(path.join(promptsOnly, 'config_sentence_transformers.json'), JSON.stringify({ prompts: { query: 'network ', passage: 'dog ' } }));
+    const e5 = await TransformersEmbedder.create({ localModelPath: promptsOnly, workerPath });
+    try {
+      const [q] = await e5.embed(['cat'], 'query');
+      const [p] = await e5.embed(['cat'], 'passage');
+      assert.ok(dot(q, p) < 0.9999, `the query and passage prompts reach the model (${dot(q, p)})`);
+    } finally { await e5.dispose(); }
+  });
+
   it('an incomplete model folder names the missing file', async () => {
     const dir = path.join(tmpDir('partial'), 'm');
     fs.cpSync(path.join(models, 'engram', 'tiny-bert'), dir, { recursive: true });

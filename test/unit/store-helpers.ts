@@ -5,6 +5,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { Fact, Memory } from '../../src/core/types';
+import { ViewFile } from '../../src/store/viewFile';
+import { VIEW_FILE } from '../../src/store/viewFormat';
 
 export const repoRoot = process.cwd();
 export const bundleDir = path.join(repoRoot, 'node_modules', '.cache', 'engram-store-test');
@@ -31,6 +33,37 @@ export function allBytes(dir: string): string {
     out += e.isDirectory() ? allBytes(p) : fs.readFileSync(p, 'latin1');
   }
   return out;
+}
+
+/**
+ * Like allBytes, but the store's view (view.bin, binary: offsets, counts and checksums) counts as the text
+ * it holds: every memory's and history's JSON and every string of its tables (words, keys, ids).
+ */
+export function textBytes(dir: string): string {
+  let out = '';
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out += textBytes(p);
+    else if (e.name === VIEW_FILE) out += viewText(dir);
+    else out += fs.readFileSync(p, 'latin1');
+  }
+  return out;
+}
+
+function viewText(dir: string): string {
+  const v = ViewFile.open(dir);
+  if (!(v instanceof ViewFile)) throw new Error(`view.bin does not open: ${v?.problem}`);
+  const parts: string[] = [];
+  try {
+    for (let d = 0; d < v.docs; d++) parts.push(v.docId(d), v.rawRecord(d)!.toString('latin1'), v.rawHistory(d)!.toString('latin1'));
+    for (let k = 0; k < v.termCount; k++) parts.push(v.termAt(k));
+    for (let i = 0; i < v.signatureCount; i++) parts.push(v.signatureAt(i));
+    for (let i = 0; i < v.episodeCount; i++) parts.push(v.episodeAt(i));
+    for (let i = 0; i < v.tombstoneCount; i++) parts.push(v.tombstoneAt(i));
+  } finally {
+    v.close();
+  }
+  return parts.join('\n');
 }
 
 /**

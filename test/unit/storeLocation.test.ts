@@ -5,7 +5,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { fallbackDir, FOLDER_FILE, publishPersonal, publishStore, readRegistry, registryPath, resolveStore, startFolder } from '../../src/store/location';
+import { fallbackDir, FOLDER_FILE, projectRoot, publishModel, publishPersonal, publishStore, readRegistry, registryPath, resolveStore, startFolder } from '../../src/store/location';
 import { buildCli } from './buildCli';
 
 describe('store location (engram where)', () => {
@@ -110,7 +110,7 @@ describe('store location (engram where)', () => {
     const s = startFolder('${workspaceFolder}', repo);
     assert.strictEqual(s.folder, repo);
     assert.match(s.note ?? '', /did not expand/);
-    assert.deepStrictEqual(startFolder(path.join(tmp, 'x'), repo), { folder: path.join(tmp, 'x') });
+    assert.deepStrictEqual(startFolder(path.join(tmp, 'x'), repo), { folder: path.join(tmp, 'x'), given: true });
   });
 
   it('`engram where` prints the choice; other commands say when they fall back', async function () {
@@ -130,5 +130,29 @@ describe('store location (engram where)', () => {
     assert.strictEqual(stats.status, 1);
     assert.match(stats.stderr, /no VS Code window published a store for .*other/);
     assert.match(stats.stderr, /--store DIR/);
+  });
+  it('the window publishes its embedding model for the CLI and engram mcp, used while its files are there (issue 18)', () => {
+    const model = path.join(tmp, 'models', 'm');
+    fs.mkdirSync(model, { recursive: true });
+    publishStore(repo, path.join(tmp, 'ws'), env, home);
+    assert.deepStrictEqual(publishModel(model, env, home), { changed: true });
+    assert.strictEqual(resolveStore({ env, folder: repo, home }).model, undefined, 'no config.json: not a model folder (any more)');
+    fs.writeFileSync(path.join(model, 'config.json'), '{}');
+    assert.strictEqual(resolveStore({ env, folder: path.join(repo, 'packages', 'web'), home }).model, model);
+    assert.strictEqual(readRegistry(registryPath(env, home)).stores[repo], path.join(tmp, 'ws'), 'the stores are kept');
+    assert.deepStrictEqual(publishModel(undefined, env, home), { changed: true });
+    assert.strictEqual(resolveStore({ env, folder: repo, home }).model, undefined);
+  });
+
+  it('the workspace root: --folder as given, else the nearest .engram or .git above, else a manifest (issue 18)', () => {
+    const web = path.join(repo, 'packages', 'web');
+    fs.writeFileSync(path.join(web, 'package.json'), '{}');
+    assert.deepStrictEqual(projectRoot(web, { home }).folder, web, 'only a manifest: its folder');
+    fs.mkdirSync(path.join(repo, '.git'));
+    assert.deepStrictEqual([projectRoot(web, { home }).folder, projectRoot(web, { home }).known], [repo, true]);
+    assert.strictEqual(projectRoot(web, { given: true, home }).folder, web);
+    const bare = path.join(tmp, 'bare', 'x');
+    fs.mkdirSync(bare, { recursive: true });
+    assert.deepStrictEqual([projectRoot(bare, { home: tmp }).folder, projectRoot(bare, { home: tmp }).known], [bare, false]);
   });
 });

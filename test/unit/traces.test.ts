@@ -3,6 +3,7 @@
 // the recall queries must point at traces that exist. A broken fixture here would make the lesson bench
 // measure nonsense.
 import * as assert from 'assert';
+import { spawnSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { dirname, join, resolve } from 'path';
 import { TRACE_EVENT_TYPES, type TraceEvent } from '../../src/core/capture/trace';
@@ -54,7 +55,16 @@ function problem(e: Record<string, unknown>): string | null {
   }
 }
 
-interface Label { description: string; family: string; mustContain: string[]; mustNotClaim: string[]; expectLesson: boolean; unexplained: boolean; placeholders?: Record<string, string> }
+interface Label {
+  description: string; family: string; mustContain: string[]; mustNotClaim: string[]; expectLesson: boolean; unexplained: boolean;
+  placeholders?: Record<string, string>;
+  // Issue 17's fields (optional: a label without them is measured by the ones above only).
+  lessons?: number; errors?: string[]; mustNotSay?: string[]; resolved?: 'fixed' | 'unexplained' | 'open'; mergeGroup?: string;
+  story?: 'terminal' | 'editor' | 'agent' | 'mixed'; live?: boolean; classes?: string[]; decoys?: string[];
+}
+const REQUIRED = ['description', 'expectLesson', 'family', 'mustContain', 'mustNotClaim', 'placeholders', 'unexplained'];
+const OPTIONAL = ['lessons', 'errors', 'mustNotSay', 'resolved', 'mergeGroup', 'story', 'live', 'classes', 'decoys'];
+const strList = (v: unknown) => Array.isArray(v) && v.every(s => typeof s === 'string' && s.length > 0);
 
 describe('trace corpus: every fixture is a replayable, honestly labelled capture trace', () => {
   const dir = tracesDir();
@@ -90,36 +100,63 @@ describe('trace corpus: every fixture is a replayable, honestly labelled capture
 
     it(`${name}: label is well-formed and checkable against the trace`, () => {
       const l = labels.get(name)!;
-      assert.deepStrictEqual(Object.keys(l).sort(), ['description', 'expectLesson', 'family', 'mustContain', 'mustNotClaim', 'placeholders', 'unexplained']);
-      assert.ok(l.description.length > 20 && /^[a-z]+$/.test(l.family));
+      for (const k of REQUIRED) assert.ok(k in l, `no ${k}`);
+      for (const k of Object.keys(l)) assert.ok(REQUIRED.includes(k) || OPTIONAL.includes(k), `unknown label field ${k}`);
+      if (l.lessons !== undefined) assert.ok(Number.isInteger(l.lessons) && l.lessons >= 0 && (l.lessons > 0) === l.expectLesson, 'lessons must agree with expectLesson');
+      for (const k of ['errors', 'mustNotSay', 'classes', 'decoys'] as const) if (l[k] !== undefined) assert.ok(strList(l[k]), `${k} must be a list of texts`);
+      if (l.resolved !== undefined) assert.ok(['fixed', 'unexplained', 'open'].includes(l.resolved));
+      if (l.resolved === 'unexplained') assert.ok(l.unexplained);
+      if (l.story !== undefined) assert.ok(['terminal', 'editor', 'agent', 'mixed'].includes(l.story));
+      if (l.mergeGroup !== undefined) assert.ok(/^[a-z0-9-]+$/.test(l.mergeGroup));
+      assert.ok(l.description.length > 20 && /^[a-z][a-z0-9]*$/.test(l.family));
       assert.ok(Array.isArray(l.mustContain) && l.mustContain.every(s => typeof s === 'string' && s.length > 0));
       assert.ok(Array.isArray(l.mustNotClaim) && l.mustNotClaim.every(s => typeof s === 'string' && s.length > 0));
       assert.strictEqual(typeof l.expectLesson, 'boolean');
       assert.strictEqual(typeof l.unexplained, 'boolean');
       if (l.unexplained) assert.ok(!l.expectLesson && l.mustContain.length === 0, 'an unexplained episode expects no lesson');
-      else assert.ok(l.mustContain.length > 0, 'a lesson with no required facts measures nothing');
+      else if (l.expectLesson) assert.ok(l.mustContain.length > 0, 'a lesson with no required facts measures nothing');
+      else assert.ok(l.mustContain.length === 0, 'no lesson expected, so no facts to find');
       const events = read(name);
       const all = JSON.stringify(events);
       // A required fact must be in the evidence, or no honest lesson could contain it.
       for (const fact of l.mustContain) assert.ok(all.includes(JSON.stringify(fact).slice(1, -1)), `fact not in the trace: ${fact}`);
-      // A file the lesson must not claim as changed really did not change.
+      // An error the lesson must be found by was really printed or reported.
+      for (const e of l.errors ?? []) assert.ok(all.includes(JSON.stringify(e).slice(1, -1)), `error line not in the trace: ${e}`);
+      // A file the lesson must not claim as changed really did not change, and a command was not run,
+      // unless the label says it is a decoy (changed or run, and still not the fix).
       const changed = new Set(events.flatMap(e => (e.type === 'change' || e.type === 'disk' ? [e.file] : [])));
-      for (const f of l.mustNotClaim) assert.ok(!changed.has(f), `${f} is in mustNotClaim but the trace changes it`);
-      for (const c of l.mustNotClaim) {
-        const ran = events.some(e => e.type === 'command' && e.command === c);
-        assert.ok(!ran, `${c} is in mustNotClaim but the trace runs it`);
+      const ran = new Set(events.flatMap(e => (e.type === 'command' ? [e.command] : [])));
+      const decoys = new Set(l.decoys ?? []);
+      for (const d of decoys) assert.ok(changed.has(d) || ran.has(d), `decoy ${d} is neither changed nor run in the trace`);
+      for (const f of l.mustNotClaim.filter(x => !decoys.has(x))) {
+        assert.ok(!changed.has(f), `${f} is in mustNotClaim but the trace changes it (a decoy?)`);
+        assert.ok(!ran.has(f), `${f} is in mustNotClaim but the trace runs it (a decoy?)`);
       }
     });
   }
 
-  it('queries.jsonl: real error output, at least 15 with an answer among the traces and 15 with none', () => {
+  it('queries.jsonl: real error output, at least 15 with an answer among the traces and 15 with none, each placed', () => {
     const queries = readFileSync(join(dir, 'queries.jsonl'), 'utf8').trimEnd().split('\n').map(l => JSON.parse(l) as Record<string, unknown>);
+    const ids = new Set<unknown>();
     for (const q of queries) {
-      assert.deepStrictEqual(Object.keys(q).sort(), ['expect', 'file', 'query']);
+      assert.deepStrictEqual(Object.keys(q).sort(), ['expect', 'file', 'id', 'kind', 'of', 'query']);
+      assert.ok(typeof q.id === 'string' && !ids.has(q.id), `duplicate or missing id ${String(q.id)}`);
+      ids.add(q.id);
       assert.ok(typeof q.query === 'string' && q.query.trim().length > 10 && isRelPath(q.file));
       assert.ok(q.expect === null || (typeof q.expect === 'string' && labels.get(q.expect)?.expectLesson), `expect ${String(q.expect)} is not a trace with a lesson`);
+      if (q.kind === 'related') assert.ok(q.expect !== null && q.of === q.expect);
+      else if (q.kind === 'near-miss') assert.ok(q.expect === null && typeof q.of === 'string' && labels.has(q.of), `near miss of ${String(q.of)}`);
+      else assert.ok(q.kind === 'foreign' && q.expect === null && q.of === null, `kind ${String(q.kind)}`);
     }
     assert.ok(queries.filter(q => q.expect !== null).length >= 15);
     assert.ok(queries.filter(q => q.expect === null).length >= 15);
+  });
+
+  it('heldout.json is what its seeded rule picks from the labels (nobody moved a trace by hand)', () => {
+    const committed = JSON.parse(readFileSync(join(dir, 'heldout.json'), 'utf8')) as { traces: string[]; seed: number };
+    const rule = spawnSync(process.execPath, [join(dir, '..', '..', '..', 'scripts', 'dev', 'traces', 'heldout.mjs'), dir], { encoding: 'utf8' });
+    assert.strictEqual(rule.status, 0, rule.stderr);
+    assert.deepStrictEqual(committed, JSON.parse(rule.stdout));
+    for (const n of committed.traces) assert.ok(labels.has(n), `held-out ${n} is not a trace`);
   });
 });

@@ -9,6 +9,9 @@ const SETS = {
   jest: { type: 'commonjs', packages: ['jest@29'] },
   vitest: { type: 'module', packages: ['vitest@3'] },
   eslint: { type: 'commonjs', packages: ['eslint@9', '@eslint/js@9', 'typescript-eslint@8', 'typescript@5'] },
+  pyright: { type: 'commonjs', packages: ['pyright@1.1.414'] },
+  jsbuild: { type: 'module', packages: ['esbuild@0.25', 'prettier@3', '@biomejs/biome@2', 'mocha@11'] },
+  webpack: { type: 'commonjs', packages: ['webpack@5', 'webpack-cli@6'] },
 };
 
 /** The folder whose node_modules holds the named tool set. */

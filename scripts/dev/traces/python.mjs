@@ -38,7 +38,7 @@ function pipEpisode(name, file, body, description) {
       s.command(`python ${file}`, { expect: 0 });
       s.finish(out, label({
         family: 'python', description,
-        mustContain: [PIP], mustNotClaim: [file],
+        mustContain: [PIP], mustNotClaim: [file], mergeGroup: 'pip-requests', lessons: 1, resolved: 'fixed', story: 'terminal',
       }));
     },
   };

@@ -1,7 +1,12 @@
 // Recall queries for the corpus once every trace is replayed into one store: real error output from
 // fresh runs, each with the trace whose lesson is the right answer, or null when none is (families not
 // in the corpus, and near misses: same code, another module / type / test).
-import { writeFileSync } from 'node:fs';
+// Each line: { query, file, expect, of, kind }: kind 'related' (expect = the trace that answers it),
+// 'near-miss' (expect null; of = the trace it resembles, whose split it follows) or 'foreign' (a family
+// no trace has; of null). The first 40 are the corpus's original set; the family files add each trace's
+// own (`queries` on a story, see story.mjs).
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from './session.mjs';
 import { deps } from './deps.mjs';
@@ -12,7 +17,7 @@ const tsconfig = JSON.stringify({ compilerOptions: { target: 'es2022', module: '
 const tsProject = (files, extra = {}) => ({ 'package.json': '{ "name": "q", "private": true, "type": "module" }\n', 'tsconfig.json': extra.tsconfig ?? tsconfig, ...files });
 
 /** `how`: 'tsc' (the project's tsc errors) or a shell command whose failing output is the query. */
-function probe(files, how, opts = {}) {
+export function probe(files, how, opts = {}) {
   const s = new Session('query', files, opts);
   try {
     if (opts.setup) s.unseen(opts.setup);
@@ -27,7 +32,7 @@ function probe(files, how, opts = {}) {
   } finally { s.discard(); }
 }
 
-const Q = [
+const LEGACY = [
   // --- answerable: the same error again, elsewhere ---
   { file: 'src/summary.ts', expect: 'ts-paths-alias', make: () => probe(tsProject({ 'src/lib/dates.ts': 'export const isoDay = (d: Date) => d.toISOString().slice(0, 10);\n', 'src/summary.ts': "import { isoDay } from '@lib/dates';\nexport const today = isoDay(new Date());\n" }), 'tsc') },
   { file: 'src/forms.ts', expect: 'ts-npm-install-zod', make: () => probe(tsProject({ 'src/forms.ts': "import { z } from 'zod';\nexport const Login = z.object({ user: z.string() });\n" }), 'tsc') },
@@ -75,10 +80,47 @@ const Q = [
   { file: 'helpers_test.py', expect: null, make: () => probe({ 'helpers_test.py': 'from helpers import kebab\n', 'helpers.py': 'def slugify(s):\n    return s\n' }, 'python3 helpers_test.py') },
 ];
 
-/** Writes test/fixtures/traces/queries.jsonl. */
-export function makeQueries(outDir) {
+// The trace each original near miss resembles (the order of the near-miss block above).
+const NEAR_OF = ['ts-paths-alias', 'ts2322-with-import', 'ts-npm-install-zod', 'ts2339-missing-property', 'py-pip-requests-app',
+  'pytest-bulk-discount', 'jest-cart-total-tax', 'rust-e0502-diag-and-build', 'javac-cannot-find-symbol-import',
+  'node-esm-missing-extension', 'py-helpers-touch-import'];
+const FOREIGN = 8;
+
+function legacy() {
+  let near = 0;
+  return LEGACY.map((q, i) => {
+    if (q.expect) return { ...q, of: q.expect, kind: 'related' };
+    const nearMiss = LEGACY.slice(0, i).filter(x => !x.expect).length >= FOREIGN;
+    return { ...q, of: nearMiss ? NEAR_OF[near++] : null, kind: nearMiss ? 'near-miss' : 'foreign' };
+  });
+}
+
+/** A story's recall set: `related` queries its lesson should answer, `near` misses it should not. */
+function ofEpisode(e) {
+  return (e.queries ?? []).map(q => ({
+    file: q.file, of: e.name, kind: q.kind === 'related' ? 'related' : 'near-miss', expect: q.kind === 'related' ? e.name : null,
+    make: () => probe(q.files, q.how, q.opts), source: JSON.stringify([q.files, q.how, q.opts ?? null]),
+  }));
+}
+
+/** Names a query by what makes it, so an unchanged query is not run again (`fresh` runs them all). */
+const idOf = q => createHash('sha256').update(JSON.stringify([q.file, q.of, q.kind, q.source ?? q.make.toString()])).digest('hex').slice(0, 12);
+
+/** Writes test/fixtures/traces/queries.jsonl: the original set, then every episode's own queries. */
+export function makeQueries(outDir, episodes = [], { fresh = false } = {}) {
+  const file = join(outDir, 'queries.jsonl');
+  const known = new Map();
+  if (!fresh && existsSync(file)) for (const l of readFileSync(file, 'utf8').split('\n').filter(Boolean)) { const q = JSON.parse(l); if (q.id) known.set(q.id, q.query); }
   const lines = [];
-  for (const q of Q) lines.push(JSON.stringify({ query: q.make(), file: q.file, expect: q.expect }));
-  writeFileSync(join(outDir, 'queries.jsonl'), lines.join('\n') + '\n');
+  const failed = [];
+  for (const q of [...legacy(), ...episodes.flatMap(ofEpisode)]) {
+    const id = idOf(q);
+    let query = known.get(id);
+    // One broken query does not cost the others: those that ran are kept (and not run again next time).
+    if (query === undefined) { try { query = q.make(); } catch (e) { failed.push(`${q.of ?? 'foreign'} ${q.kind} ${q.file}: ${e.message}`); continue; } }
+    lines.push(JSON.stringify({ id, query, file: q.file, expect: q.expect, of: q.of, kind: q.kind }));
+  }
+  writeFileSync(file, lines.join('\n') + '\n');
+  if (failed.length) throw new Error(`${failed.length} queries failed (the others are written):\n${failed.join('\n')}`);
   return lines.length;
 }

@@ -11,16 +11,21 @@ import { fileURLToPath } from 'node:url';
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 /** Stands for the temp project folder in every output, so traces do not change with the temp name. */
 export const PLACEHOLDER = '/workspace';
+/** Stands for the generating machine's home folder (tool installs under it: pyenv, rustup). */
+export const HOME_MASK = '/home/dev';
 const TSC = join(REPO, 'node_modules', '.bin', 'tsc');
 // Build output, dependencies and tool caches: a file watcher's events for these are noise, and some are binary.
-const SKIP_DIRS = new Set(['node_modules', '.git', '.venv', '__pycache__', '.pytest_cache', 'target', 'pkgs', 'vendor']);
+const SKIP_DIRS = new Set(['node_modules', '.git', '.venv', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', 'target', 'pkgs', 'vendor', '.gems']);
+/** Shared across sessions so each Go trace does not rebuild the standard library (not in any output). */
+const GO_CACHE = join(tmpdir(), 'engram-trace-go-cache');
 const MAX_TEXT = 32 * 1024;
 
 export class Session {
   /**
    * @param {string} name trace name
    * @param {Record<string,string>} files the project as it is before the trace starts (not recorded)
-   * @param {{ deps?: string, venv?: boolean }} opts deps: a folder whose node_modules the project links to
+   * @param {{ deps?: string, venv?: boolean | 'inactive', noTsc?: boolean }} opts deps: a folder whose node_modules the
+   *   project links to; noTsc: no `tsc` on the terminal's PATH (a project that has not installed it)
    */
   constructor(name, files, opts = {}) {
     this.name = name;
@@ -30,7 +35,7 @@ export class Session {
     mkdirSync(this.dir);
     mkdirSync(this.bin);
     // `tsc` on the terminal's PATH is the repo's, as `npx tsc` would find it in a project that has it.
-    symlinkSync(TSC, join(this.bin, 'tsc'));
+    if (!opts.noTsc) symlinkSync(TSC, join(this.bin, 'tsc'));
     for (const [f, text] of Object.entries(files)) this.write(f, text);
     if (opts.deps) symlinkSync(join(opts.deps, 'node_modules'), join(this.dir, 'node_modules'));
     this.env = {
@@ -40,10 +45,19 @@ export class Session {
       RUSTUP_HOME: process.env.RUSTUP_HOME ?? join(homedir(), '.rustup'), CARGO_HOME: process.env.CARGO_HOME ?? join(homedir(), '.cargo'),
       npm_config_cache: join(tmpdir(), 'engram-trace-npm-cache'),
       npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
+      // Go offline: modules only from the project (replace directives), the build cache shared.
+      GOCACHE: GO_CACHE, GOPROXY: 'off', GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOTELEMETRY: 'off',
+      // Ruby gems the project installs go to its own folder, not the system's.
+      GEM_HOME: join(this.root, 'ws', '.gems'), GEM_PATH: join(this.root, 'ws', '.gems'),
     };
+    // This machine's own pip settings (a wheel folder of its own) are nobody else's, and show in pip's output.
+    delete this.env.PIP_FIND_LINKS;
     mkdirSync(this.env.HOME);
     if (opts.venv) {
       run('python3', ['-m', 'venv', '.venv'], this.dir, this.env);
+    }
+    // venv: 'inactive' = created but not activated (the user calls .venv/bin/pip by its path).
+    if (opts.venv && opts.venv !== 'inactive') {
       this.env.VIRTUAL_ENV = join(this.dir, '.venv');
       this.env.PATH = `${join(this.dir, '.venv', 'bin')}:${this.env.PATH}`;
     }
@@ -84,6 +98,34 @@ export class Session {
     this.refresh();
     if (save) this.emit({ type: 'save', file }, 800);
   }
+  /** An edit of one part of the file: `from` must occur in it (a typo in the scenario stops the generator). */
+  replace(file, from, to, opts) {
+    const text = this.read(file);
+    if (!text.includes(from)) throw new Error(`${this.name}: ${file} has no ${JSON.stringify(from)}`);
+    this.edit(file, text.replace(from, () => to), opts);
+  }
+  /**
+   * Types `typed` at `at` (where `at` occurs first) one key at a time, `msPerKey` apart (200–400 ms, a
+   * person's pace, with a pause every few words), the language servers run on every intermediate text as
+   * they would, and saves at the end: the transient errors of a line being typed are in the trace.
+   */
+  type(file, at, typed, { seed = 7, save = true } = {}) {
+    let text = this.read(file);
+    let pos = text.indexOf(at);
+    if (pos < 0) throw new Error(`${this.name}: ${file} has no ${JSON.stringify(at)}`);
+    pos += at.length;
+    let r = seed;
+    const rand = () => { r = (r * 1103515245 + 12345) % 2147483648; return r / 2147483648; };
+    for (const ch of typed) {
+      text = text.slice(0, pos) + ch + text.slice(pos);
+      pos++;
+      this.write(file, text);
+      this.snap.set(file, text);
+      this.emit({ type: 'change', file, text }, 200 + Math.floor(rand() * 200) + (ch === ' ' && rand() < 0.3 ? 1500 : 0));
+      this.refresh({ sameClock: true });
+    }
+    if (save) this.emit({ type: 'save', file }, 800);
+  }
   close(file) { this.emit({ type: 'close', file }, 300); }
   /** A file written outside the editor (an agent's tool call): the watcher reports it with what it replaced. */
   agentWrite(file, text) {
@@ -102,9 +144,20 @@ export class Session {
   useTsc() { this.servers.push(() => ['ts', onlyOpen(tscDiagnostics(this.dir), this.opened)]); this.refresh(); return this; }
   useEslint() { this.servers.push(() => ['eslint', onlyOpen(eslintDiagnostics(this.dir), this.opened)]); this.refresh(); return this; }
   useRustc() { this.servers.push(() => ['rustc', cargoDiagnostics(this.dir, this.env)]); this.refresh(); return this; }
+  /** gopls-like: type errors (source "compiler") and vet findings for every package, from `go vet`. */
+  useGo() { this.servers.push(() => ['go', goDiagnostics(this.dir, this.env)]); this.refresh(); return this; }
+  /** The Pyright extension: `pyright --outputjson` on the project, rule names as codes. */
+  usePyright(bin) { this.servers.push(() => ['pyright', onlyOpen(pyrightDiagnostics(this.dir, bin, this.env), this.opened)]); this.refresh(); return this; }
+  /** The Mypy extension: `mypy --show-error-codes` on the open files, error codes as codes. */
+  useMypy() { this.servers.push(() => ['mypy', mypyDiagnostics(this.dir, [...this.opened].filter(f => f.endsWith('.py')), this.env)]); this.refresh(); return this; }
+  /** The ShellCheck extension: `shellcheck -f json` on the open shell scripts, SC codes. */
+  useShellcheck() { this.servers.push(() => ['shellcheck', shellcheckDiagnostics(this.dir, [...this.opened].filter(f => f.endsWith('.sh')), this.env)]); this.refresh(); return this; }
 
-  /** Re-runs every server on the current files and publishes each file whose set changed. */
-  refresh() {
+  /**
+   * Re-runs every server on the current files and publishes each file whose set changed. sameClock: while
+   * typing, a server's answer arrives between keys (100 ms after the edit), not 700 ms later.
+   */
+  refresh({ sameClock = false } = {}) {
     for (const server of this.servers) {
       const [source, byFile] = server();
       const files = new Set([...byFile.keys(), ...[...this.diags].filter(([, m]) => m.get(source)?.length).map(([f]) => f)]);
@@ -114,7 +167,7 @@ export class Session {
         per.set(source, byFile.get(file) ?? []);
         this.diags.set(file, per);
         const items = union(per);
-        if (JSON.stringify(items) !== before) this.emit({ type: 'diagnostics', file, items }, 700);
+        if (JSON.stringify(items) !== before) this.emit({ type: 'diagnostics', file, items }, sameClock ? 100 : 700);
       }
     }
     // Files the servers' own runs write (cargo check's Cargo.lock) are theirs, not the next command's.
@@ -150,6 +203,9 @@ export class Session {
   mask(text) {
     let s = stripAnsi(text);
     for (const p of [this.dir, this.root]) s = s.split(p).join(p === this.dir ? PLACEHOLDER : '/tmp/engram-trace');
+    // The generating machine's home (pyenv's Python, rustup's toolchain) is nobody else's.
+    const home = homedir();
+    if (home.length > 1) s = s.split(home + '/').join(HOME_MASK + '/');
     return s;
   }
 
@@ -162,7 +218,8 @@ export class Session {
         if (!e.isFile() || statSync(p).size > MAX_TEXT) continue;
         const buf = readFileSync(p);
         if (buf.includes(0)) continue;
-        out.set(relative(this.dir, p).split('\\').join('/'), buf.toString('utf8'));
+        // Build files (CMakeCache.txt, depfiles) hold absolute paths: masked like command output.
+        out.set(relative(this.dir, p).split('\\').join('/'), this.mask(buf.toString('utf8')));
       }
     };
     walk(this.dir);
@@ -256,6 +313,68 @@ export function cargoDiagnostics(dir, env) {
     const list = byFile.get(span.file_name) ?? [];
     list.push(item);
     byFile.set(span.file_name, list);
+  }
+  return byFile;
+}
+
+/** `go vet ./...`: type errors as gopls reports them (source "compiler"), vet findings under the analyzer's name. */
+export function goDiagnostics(dir, env) {
+  const r = run('go', ['vet', './...'], dir, env);
+  const byFile = new Map();
+  let last = null;
+  for (const line of (r.stdout + r.stderr).split('\n')) {
+    const m = /^(?:vet: )?\.?\/?(.+?\.go):(\d+):(\d+): (.*)$/.exec(line);
+    if (m) {
+      // vet prints its own findings without "vet:"; a type error stops vet and is printed with it.
+      const vet = !line.startsWith('vet: ') && /^(?:fmt\.\w+|\w+\.\w+ format|.*call has arguments but no formatting|unreachable code|.*passes lock by value|self-assignment)/.test(m[4]);
+      last = { severity: 'error', source: vet ? 'vet' : 'compiler', message: m[4], line: Number(m[2]) - 1, character: Number(m[3]) - 1 };
+      const list = byFile.get(m[1]) ?? [];
+      if (!list.some(d => d.line === last.line && d.message === last.message)) list.push(last);
+      byFile.set(m[1], list);
+    }
+  }
+  return byFile;
+}
+
+/** `pyright --outputjson`: rule names as codes, as the Pyright extension reports them. */
+export function pyrightDiagnostics(dir, bin, env) {
+  const r = run(bin, ['--outputjson'], dir, env);
+  const byFile = new Map();
+  for (const d of JSON.parse(r.stdout).generalDiagnostics ?? []) {
+    if (d.severity !== 'error' && d.severity !== 'warning') continue;
+    const file = relative(dir, d.file);
+    const list = byFile.get(file) ?? [];
+    list.push({ severity: d.severity, source: 'Pyright', ...(d.rule ? { code: d.rule } : {}), message: d.message, line: d.range.start.line, character: d.range.start.character });
+    byFile.set(file, list);
+  }
+  return byFile;
+}
+
+/** `mypy --show-error-codes` on the open files: `file:line:col: error: message  [code]`. */
+export function mypyDiagnostics(dir, files, env) {
+  const byFile = new Map();
+  if (!files.length) return byFile;
+  const r = run('mypy', ['--show-column-numbers', '--show-error-codes', '--no-error-summary', '--no-color-output', ...files], dir, env);
+  for (const line of r.stdout.split('\n')) {
+    const m = /^(.+?\.py):(\d+):(\d+): (error|note): (.*?)(?: {2}\[([\w-]+)\])?$/.exec(line);
+    if (!m || m[4] !== 'error') continue;
+    const list = byFile.get(m[1]) ?? [];
+    list.push({ severity: 'error', source: 'Mypy', ...(m[6] ? { code: m[6] } : {}), message: m[5], line: Number(m[2]) - 1, character: Number(m[3]) - 1 });
+    byFile.set(m[1], list);
+  }
+  return byFile;
+}
+
+/** `shellcheck -f json` on the open scripts: SC codes, as the ShellCheck extension reports them. */
+export function shellcheckDiagnostics(dir, files, env) {
+  const byFile = new Map();
+  if (!files.length) return byFile;
+  const r = run('shellcheck', ['-f', 'json', ...files], dir, env);
+  for (const d of JSON.parse(r.stdout || '[]')) {
+    const list = byFile.get(d.file) ?? [];
+    const severity = d.level === 'error' ? 'error' : d.level === 'warning' ? 'warning' : 'information';
+    list.push({ severity, source: 'shellcheck', code: `SC${d.code}`, message: d.message, line: d.line - 1, character: d.column - 1 });
+    byFile.set(d.file, list);
   }
   return byFile;
 }

@@ -8,6 +8,7 @@
 // text then is the change's "before" (an `open` event), so a Write over an existing file is diffed too.
 // Stop (the agent finished its turn) stores what ended so far; SessionEnd stores the rest.
 // Pure: the caller reads the file's current text.
+import { primaryError } from '../extract';
 import type { TraceEvent } from './trace';
 
 export interface HookContext {
@@ -52,12 +53,14 @@ function bashOutput(resp: unknown, error?: string): string {
   return [str(r.stdout), str(r.stderr), error].filter(Boolean).join('\n');
 }
 
-function bashExit(resp: unknown, error?: string): number {
+function bashExit(resp: unknown, output: string, error?: string): number {
   const r = isObj(resp) ? resp : {};
   for (const k of ['exit_code', 'exitCode', 'returnCode', 'code']) if (typeof r[k] === 'number') return r[k] as number;
   if (r.interrupted === true) return 130;
   if (error !== undefined) return Number(/exit code:?\s*(\d+)/i.exec(error)?.[1] ?? 1);
-  return 0;
+  // PostToolUse's Bash response carries no exit code: output the extractor reads as a failure is one
+  // (on the trace corpus it finds an error in exactly the failing runs), anything else passed.
+  return primaryError(output) ? 1 : 0;
 }
 
 export function claudeHookEvents(payload: unknown, ctx: HookContext): HookResult {
@@ -84,7 +87,8 @@ export function claudeHookEvents(payload: unknown, ctx: HookContext): HookResult
   if (tool === 'Bash') {
     const command = str(input.command);
     if (!command?.trim()) return { events: [], sessionId, ends: false };
-    return { events: [{ t, type: 'command', command, cwd: '.', exitCode: bashExit(payload.tool_response, failure), output: bashOutput(payload.tool_response, failure).slice(-64 * 1024) }], sessionId, ends: false };
+    const output = bashOutput(payload.tool_response, failure).slice(-64 * 1024);
+    return { events: [{ t, type: 'command', command, cwd: '.', exitCode: bashExit(payload.tool_response, output, failure), output }], sessionId, ends: false };
   }
   if ((tool === 'Write' || tool === 'Edit' || tool === 'MultiEdit') && !failure) {
     const abs = str(input.file_path);

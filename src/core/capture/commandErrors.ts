@@ -2,7 +2,8 @@
 import type { ErrorInfo } from '../episodeTracker';
 import { primaryError } from '../extract';
 import { normaliseSignature } from '../signature';
-import { normaliseCommand } from './commandLines';
+import { commandBody, normaliseCommand } from './commandLines';
+import { failingSegment } from './commandKinds';
 
 /** Error info for a failed run: the extracted root error, or the exit code and last output line. */
 export function errorFromOutput(output: string, exitCode: number | undefined, command: string): ErrorInfo | undefined {
@@ -13,7 +14,9 @@ export function errorFromOutput(output: string, exitCode: number | undefined, co
     return { key: sig.key, family: sig.family, message: found.message, code: found.code ?? sig.code, tool: found.tool, line: found.line };
   }
   const last = output.split('\n').map(l => l.trim()).filter(Boolean).pop() ?? '';
-  const message = `${command.split(/\s+/)[0]} exited with code ${exitCode}${last ? `: ${last}` : ''}`;
+  // In `echo $PATH; which tsc` it is `which` that failed: the list's exit code is its last command's.
+  const program = commandBody(failingSegment(command)).split(/\s+/)[0] || command.split(/\s+/)[0];
+  const message = `${program} exited with code ${exitCode}${last ? `: ${last}` : ''}`;
   const sig = normaliseSignature(message, 'shell');
   return { key: sig.key, family: sig.family, message, code: sig.code, tool: 'shell' };
 }

@@ -35,7 +35,7 @@ export function isFixCommand(line: string): boolean {
 }
 
 /** Words of an error message that can tie a command to it: module and package names, file names. */
-function errorAnchors(t: CommandContext): Set<string> {
+export function errorAnchors(t: CommandContext): Set<string> {
   const out = new Set<string>();
   const text = [t.error?.message ?? '', t.command?.output ?? ''].join('\n').slice(0, 4000);
   for (const m of text.matchAll(/['"`‘’“”]([@\w./-]{2,80})['"`‘’“”]/g)) {

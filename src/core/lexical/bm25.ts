@@ -1,7 +1,13 @@
 // Okapi BM25 over an incremental inverted index: the scoring half of the model-free recall.
+import type { WordIndex } from '../recall/source';
 import { tokenize } from './tokenize';
 
 export interface Scored { id: string; score: number }
+
+
+/** BM25's constants, shared by every index so a layered one scores exactly as this one does. */
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
 
 /**
  * Okapi BM25 over an inverted index, with add/remove in place (no rebuild). Terms are interned to small
@@ -10,9 +16,9 @@ export interface Scored { id: string; score: number }
  * tens of thousands of small Maps were most of that time and of the garbage. Removed doc numbers and
  * term ids are recycled.
  */
-export class Bm25Index {
-  private readonly k1 = 1.2;
-  private readonly b = 0.75;
+export class Bm25Index implements WordIndex {
+  private readonly k1 = BM25_K1;
+  private readonly b = BM25_B;
   private readonly termIds = new Map<string, number>();
   private readonly termOf: (string | undefined)[] = [];
   private readonly freeTerms: number[] = [];
@@ -31,6 +37,29 @@ export class Bm25Index {
   get size(): number { return this.numOf.size; }
 
   has(id: string): boolean { return this.numOf.has(id); }
+
+  // Read access for a layered index (layeredBm25.ts) that keeps this one as its in-memory top layer.
+  /** Doc numbers in use are below this. */
+  get slots(): number { return this.idOf.length; }
+  get totalLength(): number { return this.totalLen; }
+  /** [doc, count, doc, count, ...] of a token, in the order documents were added (undefined: unknown). */
+  postingsOf(token: string): readonly number[] | undefined {
+    const k = this.termIds.get(token);
+    return k === undefined ? undefined : this.postings[k];
+  }
+  docNumber(id: string): number | undefined { return this.numOf.get(id); }
+  idAt(n: number): string | undefined { return this.idOf[n]; }
+  docLength(n: number): number { return this.docLen[n] ?? 0; }
+  /** How often `token` occurs in doc `n` (0 when not). */
+  countIn(n: number, token: string): number {
+    const k = this.termIds.get(token);
+    const dt = this.docTerms[n];
+    return k === undefined || !dt ? 0 : countIn(dt, k);
+  }
+  /** Every token with its postings. */
+  *terms(): IterableIterator<[string, readonly number[]]> {
+    for (const [t, k] of this.termIds) yield [t, this.postings[k]];
+  }
 
   add(id: string, text: string): void {
     this.addTokens(id, tokenize(text));
@@ -96,11 +125,6 @@ export class Bm25Index {
     this.docLen[n] = 0;
     this.numOf.delete(id);
     this.free.push(n);
-  }
-
-  private postingsOf(token: string): number[] | undefined {
-    const k = this.termIds.get(token);
-    return k === undefined ? undefined : this.postings[k];
   }
 
   /** Inverse document frequency of a token (0 when unknown). */
@@ -189,7 +213,7 @@ function countIn(terms: number[], k: number): number {
 }
 
 /** The n best doc numbers by score, without sorting every touched doc. */
-function topN(docs: number[], score: Float64Array, n: number): number[] {
+export function topN(docs: number[], score: Float64Array, n: number): number[] {
   if (docs.length <= n) return [...docs].sort((a, b) => score[b] - score[a]);
   // Min-heap of size n.
   const heap: number[] = [];

@@ -41,11 +41,50 @@ export const PASSWORD_DETECTORS: Detector[] = [
   },
 ];
 
-/** Before the key=value family, so `--password=X` is reported as a command line. */
+// A command-line value: quoted, or bare up to whitespace or a closing quote (`bash -c "… --token X"`).
+const ARG = String.raw`(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([^\s"'\x60;|&()]{1,200}))(?=[\s"'\x60;|&()]|$)`;
+const pickArg = (m: RegExpExecArray, from = 1) => m[from] ?? m[from + 1] ?? m[from + 2];
+
+/** A flag's value that is a secret: not a placeholder, a path, another flag or a file reference. */
+function flagValue(v: string): boolean {
+  if (!notPlaceholder(v) || v.startsWith('-') || !/[A-Za-z0-9]/.test(v)) return false;
+  // A path or a file is where the secret lives, not the secret (--token-file, --private-key ~/.ssh/id).
+  if (/^(?:[~.]?\/|[A-Za-z]:\\)|^[\w.-]+\.(?:pem|key|crt|p12|pfx|jks|txt|json|ya?ml|env|gpg|asc)$/i.test(v)) return false;
+  // openssl's pass:VALUE carries the secret; env:VAR, file:PATH and stdin name where it comes from.
+  if (/^(?:env|file|fd|stdin):/i.test(v)) return false;
+  return !/^\d{1,5}$/.test(v); // a port or a count
+}
+
+// Any long flag whose name ends in a credential word (--password, --db-password, --token, --auth-token,
+// --api-key, --postman-api-key, --client-secret, --passphrase, -storepass, -srcstorepass, -passout): the
+// value after `=` or a space. Names that say where the secret comes from (--password-stdin,
+// --token-file, --api-key-env) are not followed by one.
+const CREDENTIAL_FLAG = new RegExp(String.raw`(?:^|[\s"'(])(--?(?:[A-Za-z][\w-]{0,40}?[-_])?(?:password|passwd|passphrase|pass|passin|passout|pwd|token|secret|api[-_]?key|apikey|access[-_]?key|secret[-_]?key|private[-_]?key|auth[-_]?key|auth[-_]?token|authtoken|credentials?)|--?(?:src|dest)?(?:storepass|keypass))(?:=|\s+)${ARG}`, 'gim');
+
+/** Commands whose short flag takes a password (mysql glues it: -pSECRET). */
+const SHORT_FLAGS: { cmd: string; flag: string }[] = [
+  { cmd: String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:\s+registry)?|crane|regctl)\s+login`, flag: '-p' },
+  { cmd: String.raw`mongo(?:sh|dump|restore|import|export|stat|top)?`, flag: '-p' },
+  { cmd: 'sshpass', flag: '-p' },
+  { cmd: String.raw`az\s+login`, flag: '-p' },
+  { cmd: 'redis-cli', flag: '-a' },
+  { cmd: String.raw`ldap(?:search|add|modify|delete|whoami|passwd|compare)`, flag: '-w' },
+  { cmd: String.raw`(?:sqlcmd|bcp|isql)`, flag: '-P' },
+  { cmd: String.raw`(?:zip|unzip|zipcloak)`, flag: '-P' },
+];
+// Each command with its own flag (redis-cli's -a, not the -p port before it).
+const SHORT_FLAG_RE = new RegExp(String.raw`\b(?:${SHORT_FLAGS.map(f => String.raw`${f.cmd}\b[^\n|;&]{0,300}?\s${f.flag}`).join('|')})(?:\s+|=)${ARG}`, 'g');
+
 export const COMMAND_LINE_DETECTORS: Detector[] = [
-  { kind: 'cli-password', hint: /--/, re: /(?:^|\s)(?:--password|--passwd|--token|--api-key|--apikey|--secret|--client-secret)(?:=|\s+)(["']?)([^\s"']{4,200})\1(?=\s|$)/gim, group: 2, accept: notPlaceholder },
+  { kind: 'cli-password', hint: /-[\w-]{0,40}?(?:pass|pwd|token|secret|key|credential)/i, re: CREDENTIAL_FLAG, pick: m => pickArg(m, 2)?.replace(/^pass:/i, ''), accept: (v, m) => flagValue(v) && !/(?:file|path|stdin|env|id|name|url|uri|type|length|ttl|expiry|expires|header|helper|cmd|command|prompt|policy|reset|rotation|mode|count|limit|dir)$/i.test(m[1]) },
+  { kind: 'cli-password', hint: /\s-[pawP]/, re: SHORT_FLAG_RE, pick: m => pickArg(m, 1), accept: flagValue },
+  // -u user:password / --user user:password for any command: the part after the colon must look like
+  // a password, not a group (docker -u 1000:1000, www-data:www-data).
+  { kind: 'cli-password', hint: /-u|--user/, re: new RegExp(String.raw`(?:^|[\s"'])(?:-u|--user|--basic-auth)(?:\s+|=)?(["']?)([^\s:"'@]{1,100}):([^\s"']{1,200})\1(?=[\s"'\x60;|&)]|$)`, 'g'), pick: m => m[3], accept: (v, m) => v !== m[2] && passwordLike(v) && !/^\d+$/.test(v) },
   // mysql/mysqldump take the password glued to -p
-  { kind: 'cli-password', hint: /mysql/, re: /\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
+  { kind: 'cli-password', hint: /mysql|mariadb/, re: /\b(?:mysql(?:dump|admin|import|show)?|mariadb(?:-dump)?)\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
   { kind: 'cli-password', hint: /sshpass/, re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: v => notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && v.length >= 3 },
   { kind: 'cli-password', hint: /curl/, re: /\bcurl\b[^\n]{0,300}?\s(?:-u|--user)(?:\s+|=)?(["']?)[^\s:"']{1,100}:([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
+  // macOS `security find-generic-password -w` prints the password alone on the next line.
+  { kind: 'password', hint: /find-(?:generic|internet)-password/, re: /\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b[^\n]*\n[ \t]*([^\s"']{4,200})[ \t]*(?=\n|$)/g, group: 1, accept: notPlaceholder },
 ];

@@ -1,6 +1,8 @@
-// Personal data: e-mail addresses (ASCII, internationalised and URL-encoded), phone numbers (US and
-// Korean), 주민등록번호 (resident registration numbers), payment card numbers (Luhn-checked, known
-// issuer prefixes) and home directories. Replaced by «email», «phone», «rrn», «card» and "~".
+// Personal data: e-mail addresses (ASCII, internationalised, URL-encoded and written out as
+// "name [at] host [dot] com"), phone numbers (US, Korean, UK), 주민등록번호 (resident registration
+// numbers, check digit verified when written without its dash), IBANs (ISO 13616 mod 97), passport
+// numbers named as such, payment card numbers (Luhn-checked, known issuer prefixes) and home
+// directories. Replaced by «email», «phone», «rrn», «iban», «passport», «card» and "~".
 import type { Detector } from './detector';
 
 const LOCAL_CHAR = /[\p{L}\p{N}._%+-]/u;
@@ -25,6 +27,56 @@ export function luhnValid(v: string): boolean {
   }
   return sum % 10 === 0;
 }
+
+/** ISO 13616: the IBAN moved 4 characters, letters as numbers, is 1 mod 97. */
+export function ibanValid(v: string): boolean {
+  const s = v.replace(/ /g, '');
+  if (s.length < 15 || s.length > 34 || !/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(s)) return false;
+  let r = 0;
+  for (const c of s.slice(4) + s.slice(0, 4)) {
+    const n = c >= 'A' ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
+    r = n > 9 ? (r * 100 + n) % 97 : (r * 10 + n) % 97;
+  }
+  return r === 1;
+}
+
+/** The longest prefix of a grouped IBAN match that is valid (a word in capitals may follow it). */
+function validIban(m: RegExpExecArray): string | undefined {
+  const groups = m[0].split(' ');
+  for (let n = groups.length; n >= 1; n--) {
+    const v = groups.slice(0, n).join(' ');
+    if (ibanValid(v)) return v;
+  }
+  return undefined;
+}
+
+/** 주민등록번호 check digit: weights 2..9,2..5 over the first 12 digits. */
+export function rrnValid(digits: string): boolean {
+  const w = [2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5];
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += Number(digits[i]) * w[i];
+  return (11 - (sum % 11)) % 10 === Number(digits[12]);
+}
+
+/** Capitals and digits, at least one digit, and enough of them or enough length to be a number (C01X00T47). */
+function passportNumber(v: string): boolean {
+  const digits = (v.match(/\d/g) ?? []).length;
+  return /^[A-Z0-9]+$/.test(v) && digits >= 1 && (digits >= 5 || v.length >= 8);
+}
+
+/** UK numbers: 11 digits from 0 (or 44 then 10), with a separator, a +44 or a mobile's 07. */
+function ukPhone(v: string): boolean {
+  const d = v.replace(/\D/g, '');
+  const national = d.startsWith('44') && v.trimStart().startsWith('+') ? '0' + d.slice(2) : d;
+  if (national.length !== 11 || national[0] !== '0') return false;
+  return /[ ()]/.test(v) || v.startsWith('+') || national.startsWith('07');
+}
+
+// Obfuscated addresses: "dana.park [at] acme-corp [dot] io", "minsu(at)shop(dot)co(dot)kr", "j.doe AT acme DOT com".
+// A bare lower-case " at " is left out: stack traces ("    at Object.<anonymous>") have it on every line.
+const AT = String.raw`(?:\s*(?:\[(?:at|AT)\]|\((?:at|AT)\)|\{(?:at|AT)\}|<(?:at|AT)>)\s*|\s+AT\s+)`;
+const DOT = String.raw`(?:\s*(?:\[(?:dot|DOT)\]|\((?:dot|DOT)\)|\{(?:dot|DOT)\}|<(?:dot|DOT)>)\s*|\s+DOT\s+|\.)`;
+const OBFUSCATED_EMAIL = new RegExp(String.raw`(?<![\w.+-])[\w.+-]{1,64}${AT}[\w-]{1,63}(?:${DOT}[\w-]{1,63}){1,4}(?![\w-])`, 'g');
 
 // Visa, Mastercard (51-55, 2221-2720), Amex, Discover, JCB, UnionPay, Diners.
 const CARD_ISSUER = /^(?:4|5[1-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|2))/;
@@ -57,8 +109,16 @@ export const PERSONAL_DETECTORS: Detector[] = [
   // Korea: 010-1234-5678, 02-123-4567, +82 10-1234-5678, 01012345678 (mobile only without separators).
   { kind: 'phone', personal: true, hint: /\d{3}/, re: /(?<![\w.+-])(?:\+82[ -]?0?|0)(?:1[016789]|2|[3-6][1-5]|70)[ .-]\d{3,4}[ .-]\d{4}(?![\w-])/g },
   { kind: 'phone', personal: true, hint: /01[016789]\d{7}/, re: /(?<![\w.+-])01[016789]\d{7,8}(?![\w.-])/g },
-  // 주민등록번호: YYMMDD-G000000 with a real month and day and a gender/century digit 1-8.
-  { kind: 'rrn', personal: true, hint: /\d-[1-8]\d{6}/, re: /(?<![\w.-])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-8]\d{6}(?![\w-])/g },
+  // 주민등록번호: YYMMDD-G000000 with a real month and day and a gender/century digit 1-8; written without
+  // the dash (or with spaces) its check digit must hold too, so other 13-digit numbers stay.
+  { kind: 'rrn', personal: true, hint: /\d{6}/, re: /(?<![\w.-])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?:[ \t]*-[ \t]*|[ \t]+)?[1-8]\d{6}(?![\w-])/g, accept: v => /^\d{6}-\d{7}$/.test(v) || rrnValid(v.replace(/\D/g, '')) },
+  // UK: +44 20 7946 0958, 020 7946 0958, 07700 900123, (01632) 960123.
+  { kind: 'phone', personal: true, hint: /\+44|(?<!\d)\(?0[1-9]\d{1,3}\)?[ \t]?\d{3}/, re: /(?<![\w+])(?:\+44[ \t]?(?:\(0\)[ \t]?)?|\(?0)(?:7\d{3}\)?[ \t]?\d{3}[ \t]?\d{3}|20\)?[ \t]?\d{4}[ \t]?\d{4}|1\d{2,3}\)?[ \t]?\d{5,6}|[389]\d{2}\)?[ \t]?\d{3}[ \t]?\d{4})(?![\w-])/g, accept: ukPhone },
+  // IBAN, compact or in groups of four, checked mod 97.
+  { kind: 'iban', personal: true, hint: /[A-Z]{2}\d{2} ?[A-Z0-9]{4} ?[A-Z0-9]{4}/, re: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g, pick: validIban },
+  // A passport number named as one, in the ten languages (a word with digits: 6-10 capitals and digits).
+  { kind: 'passport', personal: true, hint: /passport|pasaporte|passaporte|passeport|reisepass|паспорт|护照|護照|パスポート|여권|पासपोर्ट/i, re: /(?:passport|pasaporte|passaporte|passeport|reisepass|паспорт|护照|護照|パスポート|여권|पासपोर्ट)[^\n\d]{0,25}?(?<![A-Za-z0-9])((?=[A-Z]{0,8}\d)[A-Z0-9]{6,10})(?![A-Za-z0-9])/gi, group: 1, accept: passportNumber },
+  { kind: 'email', personal: true, hint: /[[({<](?:at|AT)[\])}>]| AT /, re: OBFUSCATED_EMAIL, accept: v => /(?:dot|DOT|\.)[\s\])}>]*[A-Za-z]{2,24}$/.test(v) && /dot|DOT|\./.test(v.replace(/^[\w.+-]+/, '')) },
   // Card numbers: grouped by 4 with spaces or dashes, or one run of 13-19 digits.
   { kind: 'card', personal: true, hint: /\d{4}/, re: /(?<![\w.-])(?:\d{4}[ -]){2,3}\d{4}(?:\d{3})?(?![\w-])|(?<![\w.-])\d{4}[ -]\d{6}[ -]\d{5}(?![\w-])|(?<![\w.-])\d{13,19}(?![\w.-])/g, accept: v => CARD_ISSUER.test(v) && luhnValid(v) && !/^(\d)\1+$/.test(v.replace(/\D/g, '')) },
 ];

@@ -1,6 +1,7 @@
 // What the ranking in recall.ts reads, as interfaces: the memory lookup, the word index, the signature
-// index and the vectors. The window, the CLI and `engram mcp` hand it the in-memory ones (MemoryState,
-// Bm25Index, a Map; src/store/derivedIndexes.ts). Another backend plugs in here: a team server builds,
+// index and the vectors. The window, the CLI and `engram mcp` hand it the store's (src/store/derivedIndexes.ts:
+// the view it persisted with the changes since on top), tests the in-memory ones (MemoryState, Bm25Index, a
+// Map). Another backend plugs in here: a team server builds,
 // per query, a small object of each shape over the rows its database returned (full-text hits with the
 // query words they matched and the words' idf, the rows filed under the query's signature keys, pgvector
 // neighbours, the constraints and the lessons of the episodes it found), and runs the same RecallEngine
@@ -33,4 +34,9 @@ export interface SignatureIndex {
   /** Every key (a database backend: the keys whose message text the query's signatures share). */
   keys(): Iterable<string>;
   readonly size: number;
+  /**
+   * Keys whose message text (recallQuery.signatureTextOf) is `text`, for texts of 12 characters or more;
+   * an index that keeps this table (the store's persisted view) saves ranking a walk over every key.
+   */
+  keysWithText?(text: string): Iterable<string>;
 }

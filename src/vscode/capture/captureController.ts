@@ -1,28 +1,32 @@
-// Wires the capture adapters (diagnostics, terminal, editors) to the pure tracker, acts on its effects
-// (baselines, automatic outcomes, finalisation) and implements CaptureApi for the sidebar, the status
-// bar and the commands. Event handlers only do bookkeeping; writes go through the Finalizer.
+// The window's adapter to the capture session (core/capture/capturePipeline.ts): turns VS Code's
+// diagnostics, terminal runs, edits and files into the session's events, and carries out what the session
+// reports (the timer for its next deadline, automatic outcomes, finalisation, the views). Every capture
+// rule lives in the session, so a trace replayed with `engram replay` gives what the window gave. Event
+// handlers only do bookkeeping; writes go through the Finalizer. Implements CaptureApi for the sidebar,
+// the status bar and the commands.
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { CapturePipeline, type CommandRun, type SessionEffect } from '../../core/capture/capturePipeline';
+import type { EndedEpisode } from '../../core/capture/episodeMemories';
 import { triggerText } from '../../core/episodeSummary';
-import { EpisodeTracker, type CommandInfo, type ErrorInfo, type TrackedEpisode, type TrackerEffect } from '../../core/episodeTracker';
-import { newId } from '../../core/ids';
+import type { TrackedEpisode } from '../../core/episodeTracker';
 import { maskDeep, maskSecrets } from '../../core/mask';
 import { writeFileAtomicSync } from '../../store/atomicFile';
 import { signatureOf } from '../../core/signature';
 import { scopeMatches } from '../../core/scope';
-import type { FeedbackOutcome, Outcome } from '../../core/types';
+import type { Outcome } from '../../core/types';
 import type { CaptureApi, OpenEpisodeView } from './captureApi';
 import { onConfigChange, readConfig, type EngramConfig } from '../config';
 import { formatError } from '../errors';
 import { endEpisode } from '../memoryActions';
 import type { Services } from '../services';
 import { watchDiagnostics, type DiagnosticsWatch } from './diagnostics';
-import { excerptAround } from '../../core/capture/diff';
-import { ProactiveRecall, TextBaselines, watchEditors } from './editors';
+import { DocumentTexts } from './documentTexts';
+import { ProactiveRecall, watchEditors } from './editors';
 import { EXPLAIN_WINDOW_MS } from '../../core/capture/agentExplanation';
 import { followAgentExplanations } from './agentExplanations';
-import { Finalizer, type AgentExplanation, type FinalizeJob } from './finalize';
+import { Finalizer, type AgentExplanation, type AutomaticFeedback, type FinalizeJob } from './finalize';
 import { explainWithModel, summarizeWithModel } from './lmSummary';
 import { watchTerminals } from './terminal';
 import { severityName, TraceRecorder } from './traceRecorder';
@@ -54,13 +58,12 @@ function readCapture(): EngramConfig['capture'] {
 }
 
 /** Workspace paths in terminal output become relative: shorter, and no home or machine layout stored. */
-function relativePaths(cmd: CommandInfo): CommandInfo {
+function relativePaths<T extends CommandRun>(run: T): T {
   const roots = (vscode.workspace.workspaceFolders ?? []).map(f => f.uri.fsPath.replace(/[\\/]+$/, '')).filter(r => r.length > 1);
-  if (!roots.length) return cmd;
+  if (!roots.length) return run;
   const strip = (s: string) => roots.reduce((acc, r) => acc.split(r + '/').join('').split(r).join('.'), s);
-  const error = cmd.error ? { ...cmd.error, message: strip(cmd.error.message) } : undefined;
-  const cwd = cmd.cwd === undefined ? undefined : strip(cmd.cwd) || '.';
-  return { ...cmd, cwd, error, output: cmd.output === undefined ? undefined : strip(cmd.output) };
+  const cwd = run.cwd === undefined ? undefined : strip(run.cwd) || '.';
+  return { ...run, cwd, output: run.output === undefined ? undefined : strip(run.output) };
 }
 
 /** The subset of the built-in Git extension's API used here, checked at run time. */
@@ -98,20 +101,22 @@ function watchBranch(onSwitch: (branch: string) => void, logger: { debug(msg: st
   return { dispose: () => { if (retry) clearTimeout(retry); subs.forEach(s => s.dispose()); } };
 }
 
+/** A file written outside the editors, for the trace (only while recording; local files only). */
+function recordDisk(recorder: TraceRecorder, file: string, uri: vscode.Uri, kind: 'created' | 'changed' | 'deleted'): void {
+  if (kind === 'deleted') { recorder.record({ type: 'disk', file, text: null }); return; }
+  if (uri.scheme !== 'file') return;
+  let text: string;
+  try { text = fs.readFileSync(uri.fsPath, 'utf8'); } catch { return; }
+  recorder.record(kind === 'created' ? { type: 'disk', file, text, before: null } : { type: 'disk', file, text });
+}
+
 /** The episode's one-line title with secrets masked: it reaches logs, views and feedback reasons. */
 function maskedTitle(ep: TrackedEpisode): string {
   return maskSecrets(triggerText(ep));
 }
 
-function settleFor(noiseThresholdMs: number): number {
-  // How long a vanished error must stay gone: long enough to ride out a keystroke, short enough to feel immediate.
-  return Math.min(2000, Math.max(300, Math.round(noiseThresholdMs / 2)));
-}
-
+/** What the window keeps about an open episode beside the session's view of it. */
 interface EpisodeContext {
-  codeBefore?: string;
-  domain: string;
-  activeFile?: string;
   /** Memories that already got an automatic outcome in this episode. */
   judged: Set<string>;
   /** An agent's explanation given while the episode was open. */
@@ -135,8 +140,8 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   private userPaused = false;
   private storageProblem: string | undefined;
   private limitation: string | undefined;
-  private readonly tracker: EpisodeTracker;
-  private readonly baselines: TextBaselines;
+  private readonly session: CapturePipeline;
+  private readonly docs = new DocumentTexts();
   private readonly finalizer: Finalizer;
   private readonly proactive: ProactiveRecall;
   private readonly contexts = new Map<string, EpisodeContext>();
@@ -154,15 +159,18 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
 
   constructor(private readonly services: Services) {
     this.cfg = readCapture();
-    this.tracker = new EpisodeTracker({
-      noiseThresholdMs: this.cfg.noiseThresholdMs,
-      idleGapMs: this.cfg.idleGapMinutes * 60_000,
-      settleMs: settleFor(this.cfg.noiseThresholdMs),
-      newId: () => newId('ep'),
+    this.session = new CapturePipeline(this.sessionOptions(), {
+      text: file => this.docs.text(file),
+      languageId: file => this.docs.languageId(file),
+      activeFile: () => { const doc = vscode.window.activeTextEditor?.document; return doc ? this.relativeIfCaptured(doc.uri) : undefined; },
     });
     const rel = (uri: vscode.Uri) => this.relativeIfCaptured(uri);
-    this.baselines = new TextBaselines(rel);
-    const restored = this.restoreOpenEpisodes();
+    // Documents open before capture started are open for the session too (their baselines, their domain).
+    for (const doc of vscode.workspace.textDocuments) {
+      const file = !doc.isClosed ? rel(doc.uri) : undefined;
+      if (file) { this.docs.opened(file, doc); this.session.opened(file, Date.now()); }
+    }
+    this.restoreOpenEpisodes();
     const logger = services.logger;
     this.finalizer = new Finalizer({
       store: () => services.store(),
@@ -173,6 +181,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       explain: prompt => explainWithModel(prompt, logger),
       readFile: uri => Promise.resolve(vscode.workspace.fs.readFile(uri)),
       onStorageError: e => this.onStorageError(e),
+      outcomes: services.outcomes,
       logger,
     });
     this.proactive = new ProactiveRecall({
@@ -189,10 +198,12 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     this.diagnosticsWatch = watchDiagnostics({
         get active() { return !self.paused && self.cfg.diagnostics; },
         relativeIfCaptured: rel,
-        restoredFiles: restored.filter(ep => ep.source === 'diagnostics' && ep.file).map(ep => ep.file!),
-        diagnostics: (file: string, errors: ErrorInfo[], ctx, raw) => {
-          this.recorder?.record({ type: 'diagnostics', file, items: raw.map(d => ({ severity: severityName(d.severity), source: d.source, code: typeof d.code === 'object' && d.code !== null ? d.code.value : d.code, message: d.message, line: d.line })) });
-          this.apply(this.tracker.diagnostics(file, errors, Date.now(), ctx));
+        diagnostics: (file, raw, ctx) => {
+          const { errors, effects } = this.session.diagnostics(file, raw, Date.now(), ctx);
+          // Recorded when the set changed, as the session read it: a replay reads the same sets.
+          if (errors) this.recorder?.record({ type: 'diagnostics', file, items: raw.map(d => ({ severity: severityName(d.severity), source: d.source, code: typeof d.code === 'object' && d.code !== null ? d.code.value : d.code, message: d.message, line: d.line })) });
+          this.apply(effects);
+          return errors;
         },
     });
     this.disposables.push(
@@ -200,10 +211,10 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       watchTerminals({
         get active() { return !self.paused && self.cfg.terminal; },
         maxOutputBytes: () => this.cfg.maxTerminalOutputBytes,
-        commandEnded: (cmd: CommandInfo) => {
-          const rel = relativePaths(cmd);
-          this.recorder?.record({ type: 'command', command: rel.line, cwd: rel.cwd, exitCode: rel.exitCode, output: rel.output });
-          this.apply(this.tracker.commandEnded(rel, Date.now()));
+        commandEnded: run => {
+          const relRun = relativePaths(run);
+          this.recorder?.record({ type: 'command', command: relRun.command, cwd: relRun.cwd, exitCode: relRun.exitCode, output: relRun.output });
+          this.apply(this.session.command(relRun, Date.now()));
         },
         setTerminalLimitation: msg => { if (msg !== this.limitation) { this.limitation = msg; this.emitter.fire(); } },
         logger,
@@ -211,25 +222,32 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       watchEditors({
         get active() { return !self.paused && self.cfg.editors; },
         relativeIfCaptured: rel,
-        edited: (file, n) => this.apply(this.tracker.edited(file, Date.now(), n), true),
-        saved: file => { this.recorder?.record({ type: 'save', file }); this.apply(this.tracker.saved(file, Date.now())); },
-        closed: file => { this.recorder?.record({ type: 'close', file }); this.apply(this.tracker.closed(file, Date.now())); },
-        deleted: file => this.apply(this.tracker.deleted(file, Date.now())),
-        get recorder() {
-          const r = self.recorder;
-          return r && {
-            opened: (file: string, text: string) => r.record({ type: 'open', file, text }),
-            changed: (file: string, text: string) => r.record({ type: 'change', file, text }),
-            disk: (file: string, text: string | null, before?: null) => r.record({ type: 'disk', file, text, ...(before === null ? { before } : {}) }),
-          };
+        opened: (file, doc) => {
+          this.docs.opened(file, doc);
+          this.recorder?.record({ type: 'open', file, text: doc.getText() });
+          this.apply(this.session.opened(file, Date.now()));
+        },
+        // A change carries no text: the session reads the document only when it needs a baseline.
+        changed: (file, doc, n) => {
+          this.recorder?.record({ type: 'change', file, text: doc.getText() });
+          this.apply(this.session.changed(file, Date.now(), undefined, n), true);
+        },
+        saved: file => { this.recorder?.record({ type: 'save', file }); this.apply(this.session.saved(file, Date.now())); },
+        closed: file => {
+          this.docs.closed(file);
+          this.recorder?.record({ type: 'close', file });
+          this.apply(this.session.closed(file, Date.now()));
+        },
+        disk: (file, uri, kind) => {
+          if (this.recorder) recordDisk(this.recorder, file, uri, kind);
+          this.apply(this.session.disk(file, Date.now(), kind === 'deleted' ? null : undefined, kind === 'created' ? null : undefined));
         },
         logger,
-      }, this.baselines),
+      }),
       onConfigChange('capture', () => this.reconfigure()),
       onConfigChange('updateMode', () => { if (services.config().updateMode === 'hotPath') void this.finalizer.flush(); }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.relCache.clear()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.apply(this.tracker.topicChange(Date.now(), 'workspace folders changed'))),
-      watchBranch(branch => { this.recorder?.record({ type: 'branch', name: branch }); this.apply(this.tracker.topicChange(Date.now(), `switched to branch ${branch}`)); }, logger),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.foldersChanged()),
+      watchBranch(branch => { this.recorder?.record({ type: 'branch', name: branch }); this.apply(this.session.topicChange(`switched to branch ${branch}`, Date.now())); }, logger),
       vscode.commands.registerCommand('engram.recordTrace', (file?: unknown) => this.toggleRecording(typeof file === 'string' ? file : undefined)),
       vscode.commands.registerCommand('engram.pauseCapture', () => this.setPaused(true)),
       vscode.commands.registerCommand('engram.resumeCapture', () => this.setPaused(false)),
@@ -245,8 +263,12 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     return path.join(this.services.storeDir, OPEN_EPISODES_FILE);
   }
 
-  /** Open episodes saved by the last window, back in the tracker (the file is removed once read). */
-  private restoreOpenEpisodes(): TrackedEpisode[] {
+  private sessionOptions(): { noiseThresholdMs: number; idleGapMs: number } {
+    return { noiseThresholdMs: this.cfg.noiseThresholdMs, idleGapMs: this.cfg.idleGapMinutes * 60_000 };
+  }
+
+  /** Open episodes saved by the last window, back in the session (the file is removed once read). */
+  private restoreOpenEpisodes(): void {
     let episodes: TrackedEpisode[] = [];
     try {
       const raw = fs.readFileSync(this.openEpisodesFile, 'utf8');
@@ -255,15 +277,22 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
       fs.rmSync(this.openEpisodesFile, { force: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.services.logger.warn(`open episodes from the last window not restored: ${formatError(e)}`);
-      return [];
+      return;
     }
-    this.tracker.restore(episodes, Date.now());
-    for (const ep of episodes) {
-      this.baselines.begin(ep.id);
-      this.contexts.set(ep.id, { domain: ep.source === 'terminal' ? `terminal:${ep.error?.tool ?? 'shell'}` : ep.error?.tool ?? 'unknown', judged: new Set() });
-    }
+    this.session.restore(episodes, Date.now());
+    for (const ep of episodes) this.contexts.set(ep.id, { judged: new Set() });
     if (episodes.length) this.services.logger.info(`restored ${episodes.length} open episode(s) from the last window`);
-    return episodes;
+  }
+
+  private foldersChanged(): void {
+    this.relCache.clear();
+    this.apply(this.session.topicChange('workspace folders changed', Date.now()));
+    // Paths are relative to the folders: the open documents are known again under their new paths.
+    this.docs.clear();
+    for (const doc of vscode.workspace.textDocuments) {
+      const file = !doc.isClosed ? this.relativeIfCaptured(doc.uri) : undefined;
+      if (file) { this.docs.opened(file, doc); this.session.opened(file, Date.now()); }
+    }
   }
 
   /**
@@ -271,7 +300,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
    * lands. Called by Services.shutdown before the stores close.
    */
   async shutdown(): Promise<void> {
-    const open = this.tracker.open();
+    const open = this.session.openEpisodes();
     if (open.length) {
       try {
         fs.mkdirSync(this.services.storeDir, { recursive: true, mode: 0o700 });
@@ -316,38 +345,38 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   }
 
   openEpisodes(): OpenEpisodeView[] {
-    return this.tracker.open().map(ep => ({
+    return this.session.openEpisodes().map(ep => ({
       id: ep.id, title: maskedTitle(ep), file: ep.file, signature: ep.error?.key, startedAt: ep.startedAt,
       steps: ep.steps.length, source: ep.source,
     }));
   }
 
   async endEpisode(id: string, outcome: Outcome, note?: string): Promise<void> {
-    this.apply(this.tracker.end(id, outcome, Date.now(), note?.trim() || undefined));
+    this.apply(this.session.end(id, outcome, Date.now(), note?.trim() || undefined));
     await this.finalizer.flush();
   }
 
   pendingFiles(): string[] {
-    return this.tracker.pendingFiles();
+    return this.session.pendingFiles();
   }
 
   flush(): Promise<void> {
     // Diagnostics VS Code already reported (they wait up to DIAGNOSTICS_COALESCE_MS to be read), then
     // due deadlines (a fix waiting to settle), then the writes.
     this.diagnosticsWatch.drainNow();
-    this.apply(this.tracker.tick(Date.now()));
+    this.apply(this.session.tick(Date.now()));
     return this.finalizer.flush();
   }
 
   // ---- effects ----
 
-  private apply(effects: TrackerEffect[], quiet = false): void {
+  private apply(effects: SessionEffect[], quiet = false): void {
     let changed = false;
     for (const fx of effects) {
       try {
         switch (fx.type) {
           case 'opened': this.onOpened(fx.episode); changed = true; break;
-          case 'ended': this.onEnded(fx.episode); changed = true; break;
+          case 'ended': this.onEnded(fx.ended); changed = true; break;
           case 'recurred': this.onRecurred(fx.episode); changed = true; break;
           case 'noise': this.services.logger.trace(`noise: ${fx.key} in ${fx.file} lived ${fx.livedMs} ms`); break;
         }
@@ -357,13 +386,13 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     }
     this.schedule();
     if (changed) this.emitter.fire();
-    else if (quiet && this.tracker.open().length && !this.quietTimer) {
+    else if (quiet && this.session.openEpisodes().length && !this.quietTimer) {
       this.quietTimer = setTimeout(() => { this.quietTimer = undefined; this.emitter.fire(); }, QUIET_REFRESH_MS);
     }
   }
 
   private schedule(): void {
-    const next = this.tracker.nextDeadline();
+    const next = this.session.nextDeadline();
     if (next === this.timerAt && (this.timer || next === undefined)) return; // already set for it (keystrokes land here)
     if (this.timer) { clearTimeout(this.timer); this.timer = undefined; }
     this.timerAt = next;
@@ -371,50 +400,36 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = undefined;
-      this.apply(this.tracker.tick(Date.now()));
+      this.apply(this.session.tick(Date.now()));
     }, Math.max(0, next - Date.now()) + 5);
   }
 
   private onOpened(ep: TrackedEpisode): void {
-    this.baselines.begin(ep.id);
-    const ctx: EpisodeContext = { domain: 'unknown', judged: new Set() };
+    this.contexts.set(ep.id, { judged: new Set() });
+    const uri = ep.source === 'diagnostics' && ep.file ? this.uris.get(ep.file) : undefined;
     const active = vscode.window.activeTextEditor?.document;
-    ctx.activeFile = active ? this.relativeIfCaptured(active.uri) : undefined;
-    if (ep.source === 'diagnostics' && ep.file) {
-      const uri = this.uris.get(ep.file);
-      const doc = uri && vscode.workspace.textDocuments.find(d => d.uri.toString() === uri.toString());
-      if (doc) {
-        ctx.domain = doc.languageId;
-        if (ep.error?.line !== undefined) ctx.codeBefore = excerptAround(doc.getText(), ep.error.line);
-      } else {
-        ctx.domain = ep.error?.tool ?? 'unknown';
-      }
-      if (uri && active && active.uri.toString() === uri.toString()) this.proactive.schedule(uri);
-    } else {
-      ctx.domain = `terminal:${ep.error?.tool ?? 'shell'}`;
-    }
-    this.contexts.set(ep.id, ctx);
+    if (uri && active && active.uri.toString() === uri.toString()) this.proactive.schedule(uri);
     this.services.logger.info(`episode opened (${ep.source}): ${maskedTitle(ep)}`);
   }
 
-  private onEnded(ep: TrackedEpisode): void {
-    const ctx = this.contexts.get(ep.id) ?? { domain: 'unknown', judged: new Set<string>() };
+  private onEnded(ended: EndedEpisode): void {
+    const ep = ended.tracked;
+    const ctx = this.contexts.get(ep.id) ?? { judged: new Set<string>() };
     this.contexts.delete(ep.id);
-    // A command episode without edits still belongs where the user was looking.
-    if (!ep.files.length && ctx.activeFile) ep.files.push(ctx.activeFile);
-    const { before, after } = this.baselines.end(ep.id, ep.files);
     const uris = new Map<string, vscode.Uri>();
     for (const f of ep.files) { const u = this.uris.get(f); if (u) uris.set(f, u); }
-    const feedback: { id: string; outcome: FeedbackOutcome; reason: string; file?: string }[] = [];
+    const feedback: AutomaticFeedback[] = [];
     if (ep.outcome === 'success') {
-      for (const id of this.services.shownSince(ep.startedAt, ep.file)) {
+      // Shown while this error was being fixed, not judged by the user since it began; the finaliser
+      // writes it only for a memory about this very error (its signature).
+      for (const id of this.services.outcomes.candidates(ep.startedAt, ep.file)) {
         if (ctx.judged.has(id)) continue;
-        feedback.push({ id, outcome: 'prevented', reason: `shown while ${maskedTitle(ep)} was being fixed; it was fixed`, file: ep.file });
+        feedback.push({ id, outcome: 'prevented', reason: `shown while ${maskedTitle(ep)} was being fixed; it was fixed`, file: ep.file, signature: ep.error?.key, since: ep.startedAt });
       }
     }
-    this.services.logger.info(`episode ended (${ep.outcome}, ${maskSecrets(ep.resolution ?? '')}): ${maskedTitle(ep)}${feedback.length ? `; prevented for ${feedback.map(f => f.id).join(', ')}` : ''}`);
+    this.services.logger.info(`episode ended (${ep.outcome}, ${maskSecrets(ep.resolution ?? '')}): ${maskedTitle(ep)}${feedback.length ? `; prevented for those of ${feedback.map(f => f.id).join(', ')} about its error` : ''}`);
     const job: FinalizeJob = {
-      tracked: ep, before, after, uris, codeBefore: ctx.codeBefore, domain: ctx.domain, feedback, written: { feedback: 0 },
+      tracked: ep, before: ended.before, after: ended.after, uris, codeBefore: ended.codeBefore, domain: ended.domain, feedback, written: { feedback: 0 },
       ...(ctx.explanation ? { explanation: ctx.explanation } : {}),
     };
     this.finalizer.enqueue(job);
@@ -426,13 +441,13 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
 
   /** An open episode, or one that ended with a lesson within the explanation window: an agent may explain it. */
   explainable(now = Date.now()): boolean {
-    return this.tracker.open().length > 0 || this.recent.some(r => now - r.endedAt <= EXPLAIN_WINDOW_MS);
+    return this.session.openEpisodes().length > 0 || this.recent.some(r => now - r.endedAt <= EXPLAIN_WINDOW_MS);
   }
 
   async explainEpisode(input: AgentExplanation & { errorText: string }): Promise<{ episodeId: string; lessonId?: string } | undefined> {
     const { errorText, ...explanation } = input;
     // The episode the agent is working on: an open one with this error (most recently active first)…
-    const open = this.tracker.open().filter(ep => sameError(ep, errorText)).sort((x, y) => y.lastActivity - x.lastActivity)[0];
+    const open = this.session.openEpisodes().filter(ep => sameError(ep, errorText)).sort((x, y) => y.lastActivity - x.lastActivity)[0];
     const ctx = open && this.contexts.get(open.id);
     if (open && ctx) {
       ctx.explanation = explanation;
@@ -455,14 +470,14 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
   private onRecurred(ep: TrackedEpisode): void {
     const ctx = this.contexts.get(ep.id);
     if (!ctx) return;
-    const feedback: { id: string; outcome: FeedbackOutcome; reason: string }[] = [];
-    for (const id of this.services.shownSince(ep.startedAt, ep.file)) {
+    const feedback: AutomaticFeedback[] = [];
+    for (const id of this.services.outcomes.candidates(ep.startedAt, ep.file)) {
       if (ctx.judged.has(id)) continue;
       ctx.judged.add(id);
-      feedback.push({ id, outcome: 'still_failed', reason: `shown for ${maskedTitle(ep)}, but the same error came back` });
+      feedback.push({ id, outcome: 'still_failed', reason: `shown for ${maskedTitle(ep)}, but the same error came back`, signature: ep.error?.key, since: ep.startedAt });
     }
     if (feedback.length) {
-      this.services.logger.info(`episode ${ep.id} recurred: still_failed for ${feedback.map(f => f.id).join(', ')}`);
+      this.services.logger.info(`episode ${ep.id} recurred: still_failed for those of ${feedback.map(f => f.id).join(', ')} about its error`);
       this.finalizer.enqueue({ feedback, written: { feedback: 0 } });
     }
   }
@@ -513,11 +528,7 @@ export class CaptureController implements CaptureApi, vscode.Disposable {
     this.cfg = readCapture();
     this.excluded.clear();
     this.relCache.clear();
-    this.tracker.setOptions({
-      noiseThresholdMs: this.cfg.noiseThresholdMs,
-      idleGapMs: this.cfg.idleGapMinutes * 60_000,
-      settleMs: settleFor(this.cfg.noiseThresholdMs),
-    });
+    this.session.setOptions(this.sessionOptions());
     if (wasPaused !== this.paused) void vscode.commands.executeCommand('setContext', 'engram.capturePaused', this.paused);
     this.schedule();
     this.emitter.fire();

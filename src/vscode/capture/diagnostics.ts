@@ -1,9 +1,10 @@
-// Diagnostics → tracker. Per event the main thread only does bookkeeping: for each changed file, a
-// fingerprint of its error-level diagnostics is compared with the last one; only a changed set is turned
-// into signatures (cached per message) and handed to the pure tracker. No store I/O happens here.
+// Diagnostics → the capture session. Per event the main thread only does bookkeeping: changed uris are
+// queued and read a batch per turn; the session's diagnostics book compares each file's error-level set
+// with the last one and only a changed set is turned into signatures (cached per message) and handed to
+// the tracker. No store I/O happens here.
 import * as vscode from 'vscode';
 import type { DiagnosticsContext, ErrorInfo } from '../../core/episodeTracker';
-import { DiagnosticsBook, type RawDiagnostic } from '../../core/capture/diagnosticErrors';
+import type { RawDiagnostic } from '../../core/capture/diagnosticErrors';
 
 export { DiagnosticsBook, diagnosticLine, type RawDiagnostic } from '../../core/capture/diagnosticErrors';
 
@@ -23,11 +24,9 @@ export function serverAlive(doc: vscode.TextDocument | undefined): boolean {
 export interface DiagnosticsSink {
   /** Workspace-relative path when the file is captured (inside the workspace, not excluded). */
   relativeIfCaptured(uri: vscode.Uri): string | undefined;
-  /** `raw`: the file's diagnostics as read (all severities), for the trace recorder. */
-  diagnostics(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext, raw: readonly RawDiagnostic[]): void;
+  /** The file's diagnostics as read (all severities); its errors when the set changed, else undefined. */
+  diagnostics(file: string, raw: readonly RawDiagnostic[], ctx: () => DiagnosticsContext): ErrorInfo[] | undefined;
   readonly active: boolean;
-  /** Files of episodes restored after a reload: their next diagnostics count even when empty. */
-  readonly restoredFiles?: readonly string[];
 }
 
 /** Uris handled per turn; a project-wide burst (hundreds of files) continues on later turns. */
@@ -44,18 +43,19 @@ export interface IntakeSource<U> {
   read(uri: U): { file: string; diagnostics: readonly RawDiagnostic[] } | undefined;
   /** Only asked when the file's error set changed. */
   context(uri: U): DiagnosticsContext;
-  deliver(file: string, errors: ErrorInfo[], ctx: DiagnosticsContext, raw: readonly RawDiagnostic[], uri: U): void;
+  /** Hands the file's diagnostics on (to the session); its errors when the set changed. */
+  deliver(file: string, raw: readonly RawDiagnostic[], ctx: () => DiagnosticsContext, uri: U): ErrorInfo[] | undefined;
 }
 
 /**
  * The diagnostics path, independent of VS Code (the benchmark drives it): `enqueue` is all an event
- * does (O(changed uris), no reads); `drain` does one bounded turn of reading, fingerprinting and,
- * for changed sets only, signatures and the tracker.
+ * does (O(changed uris), no reads); `drain` does one bounded turn of reading and handing each file's
+ * set to the session, which fingerprints it and, for changed sets only, works out signatures.
  */
 export class DiagnosticsIntake<U> {
   private readonly queue = new Map<string, U>();
 
-  constructor(private readonly source: IntakeSource<U>, private readonly book = new DiagnosticsBook()) {}
+  constructor(private readonly source: IntakeSource<U>) {}
 
   get pending(): number { return this.queue.size; }
 
@@ -69,10 +69,7 @@ export class DiagnosticsIntake<U> {
     for (const [key, uri] of this.queue) {
       this.queue.delete(key);
       const cur = this.source.read(uri);
-      if (cur) {
-        const errors = this.book.update(cur.file, cur.diagnostics);
-        if (errors) this.source.deliver(cur.file, errors, this.source.context(uri), cur.diagnostics, uri);
-      }
+      if (cur) this.source.deliver(cur.file, cur.diagnostics, () => this.source.context(uri), uri);
       if (++n >= batch) break;
     }
     return this.queue.size > 0;
@@ -87,8 +84,6 @@ export interface DiagnosticsWatch extends vscode.Disposable {
 }
 
 export function watchDiagnostics(sink: DiagnosticsSink): DiagnosticsWatch {
-  const book = new DiagnosticsBook();
-  for (const f of sink.restoredFiles ?? []) book.markUnknown(f);
   /** Files whose last delivered set had errors: drainNow re-reads them, so a clear is seen too. */
   const withErrors = new Map<string, vscode.Uri>();
   const intake = new DiagnosticsIntake<vscode.Uri>({
@@ -102,11 +97,12 @@ export function watchDiagnostics(sink: DiagnosticsSink): DiagnosticsWatch {
       const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === key);
       return { fileOpen: doc !== undefined && !doc.isClosed, serverAlive: serverAlive(doc) };
     },
-    deliver: (file, errors, ctx, raw, uri) => {
-      if (errors.length) withErrors.set(uri.toString(), uri); else withErrors.delete(uri.toString());
-      sink.diagnostics(file, errors, ctx, raw);
+    deliver: (file, raw, ctx, uri) => {
+      const errors = sink.diagnostics(file, raw, ctx);
+      if (errors) { if (errors.length) withErrors.set(uri.toString(), uri); else withErrors.delete(uri.toString()); }
+      return errors;
     },
-  }, book);
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let turn: ReturnType<typeof setImmediate> | undefined;
   const run = () => {

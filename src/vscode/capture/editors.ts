@@ -1,104 +1,50 @@
-// Editors and files → tracker: edits, saves, closes, creations and deletions; the text of files when an
-// episode began (so its fix can be shown as a diff); and proactive recall when a file with errors
-// becomes active. Handlers only do bookkeeping; recall runs debounced, off the event.
-import * as fs from 'fs';
+// Editors and files → the capture session: opens, edits, saves, closes, creations and deletions, as plain
+// calls the controller turns into the session's events (the session keeps the texts an episode's diff
+// needs, core/capture/baselines.ts); and proactive recall when a file with errors becomes active.
+// Handlers only do bookkeeping; recall runs debounced, off the event.
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/types';
 
-const MAX_BASELINE_CHARS = 256 * 1024;
-const MAX_BASELINE_FILES = 25;
 const RECALL_DEBOUNCE_MS = 600;
 
 export interface EditorSink {
   readonly active: boolean;
   relativeIfCaptured(uri: vscode.Uri): string | undefined;
-  edited(file: string, changes: number): void;
+  opened(file: string, doc: vscode.TextDocument): void;
+  changed(file: string, doc: vscode.TextDocument, changes: number): void;
   saved(file: string): void;
   closed(file: string): void;
-  deleted(file: string): void;
-  /** Set while a trace is being recorded: what the editors saw, with texts (read only then). */
-  readonly recorder?: { opened(file: string, text: string): void; changed(file: string, text: string): void; disk(file: string, text: string | null, before?: null): void };
+  /** A file written outside the editors (an agent, a script, git): created, changed or deleted. */
+  disk(file: string, uri: vscode.Uri, kind: 'created' | 'changed' | 'deleted'): void;
   readonly logger: Logger;
 }
 
-/** Text of each file when it first mattered to an episode: at the episode's start, or when it appeared. */
-export class TextBaselines {
-  /** Per episode: file → text when it first mattered; null = the file did not exist yet (created since). */
-  private readonly byEpisode = new Map<string, Map<string, string | null>>();
-  /** One copy of a document's text per version, shared by the episodes open at the same time. */
-  private readonly texts = new Map<string, { version: number; text: string }>();
-
-  constructor(private readonly relativeIfCaptured: (uri: vscode.Uri) => string | undefined) {}
-
-  begin(episodeId: string): void {
-    const map = new Map<string, string | null>();
-    this.byEpisode.set(episodeId, map);
-    for (const doc of vscode.workspace.textDocuments) this.add(map, doc);
-  }
-
-  /** A document opened (or was created) while episodes are open: its current text is its baseline. */
-  noteDocument(doc: vscode.TextDocument): void {
-    for (const map of this.byEpisode.values()) this.add(map, doc);
-  }
-
-  noteCreated(file: string): void {
-    for (const map of this.byEpisode.values()) if (!map.has(file) && map.size < MAX_BASELINE_FILES) map.set(file, null);
-  }
-
-  /** Removes and returns the episode's baselines, with the current text of the open ones among `files`. */
-  end(episodeId: string, files: readonly string[]): { before: Map<string, string | null>; after: Map<string, string> } {
-    const all = this.byEpisode.get(episodeId) ?? new Map<string, string | null>();
-    this.byEpisode.delete(episodeId);
-    if (!this.byEpisode.size) this.texts.clear();
-    const before = new Map<string, string | null>();
-    const after = new Map<string, string>();
-    const wanted = new Set(files);
-    for (const [f, t] of all) if (wanted.has(f)) before.set(f, t);
-    for (const doc of vscode.workspace.textDocuments) {
-      const rel = this.relativeIfCaptured(doc.uri);
-      if (rel && wanted.has(rel) && !doc.isClosed) after.set(rel, doc.getText());
-    }
-    return { before, after };
-  }
-
-  private add(map: Map<string, string | null>, doc: vscode.TextDocument): void {
-    if (doc.isClosed || map.size >= MAX_BASELINE_FILES) return;
-    const rel = this.relativeIfCaptured(doc.uri);
-    if (!rel || map.has(rel)) return;
-    const key = doc.uri.toString();
-    let cached = this.texts.get(key);
-    if (!cached || cached.version !== doc.version) {
-      const text = doc.getText();
-      if (text.length > MAX_BASELINE_CHARS) return;
-      this.texts.set(key, cached = { version: doc.version, text });
-    }
-    map.set(rel, cached.text);
-  }
-}
-
-export function watchEditors(sink: EditorSink, baselines: TextBaselines): vscode.Disposable {
+export function watchEditors(sink: EditorSink): vscode.Disposable {
   const isOpen = (uri: vscode.Uri) => {
     const key = uri.toString();
     return vscode.workspace.textDocuments.some(d => d.uri.toString() === key && !d.isClosed);
   };
+  /** Saves VS Code makes by itself after a delay: not the user saying "this is the text". */
+  const autoSaves = new Set<string>();
   const watcher = vscode.workspace.createFileSystemWatcher('**/*');
   return vscode.Disposable.from(
     watcher,
     vscode.workspace.onDidOpenTextDocument(doc => {
       if (!sink.active) return;
-      baselines.noteDocument(doc);
-      const file = sink.recorder && sink.relativeIfCaptured(doc.uri);
-      if (file) sink.recorder?.opened(file, doc.getText());
+      const file = sink.relativeIfCaptured(doc.uri);
+      if (file) sink.opened(file, doc);
     }),
     vscode.workspace.onDidChangeTextDocument(e => {
       if (!sink.active || !e.contentChanges.length) return;
       const file = sink.relativeIfCaptured(e.document.uri);
-      if (!file) return;
-      sink.recorder?.changed(file, e.document.getText());
-      sink.edited(file, e.contentChanges.length);
+      if (file) sink.changed(file, e.document, e.contentChanges.length);
+    }),
+    vscode.workspace.onWillSaveTextDocument(e => {
+      if (e.reason === vscode.TextDocumentSaveReason.AfterDelay) autoSaves.add(e.document.uri.toString());
     }),
     vscode.workspace.onDidSaveTextDocument(doc => {
-      if (!sink.active) return;
+      const auto = autoSaves.delete(doc.uri.toString());
+      if (!sink.active || auto) return;
       const file = sink.relativeIfCaptured(doc.uri);
       if (file) sink.saved(file);
     }),
@@ -111,32 +57,21 @@ export function watchEditors(sink: EditorSink, baselines: TextBaselines): vscode
       if (!sink.active) return;
       const file = sink.relativeIfCaptured(uri);
       if (!file || isOpen(uri)) return;
-      const created = (f: string, u: vscode.Uri) => { baselines.noteCreated(f); recordDisk(sink, f, u, true); sink.edited(f, 1); };
       // A new folder (mkdir -p, then files written into it) may arrive as one event: its files are new too.
-      whenFileOrFolder(uri, () => created(file, uri), files => {
-        for (const u of files) { const f = sink.relativeIfCaptured(u); if (f) created(f, u); }
+      whenFileOrFolder(uri, () => sink.disk(file, uri, 'created'), files => {
+        for (const u of files) { const f = sink.relativeIfCaptured(u); if (f) sink.disk(f, u, 'created'); }
       });
     }),
     watcher.onDidChange(uri => {
       if (!sink.active || isOpen(uri)) return; // open documents report their own edits
       const file = sink.relativeIfCaptured(uri);
-      if (file) whenFile(uri, () => { recordDisk(sink, file, uri); sink.edited(file, 1); });
+      if (file) whenFile(uri, () => sink.disk(file, uri, 'changed'));
     }),
     watcher.onDidDelete(uri => {
       const file = sink.relativeIfCaptured(uri);
-      if (!file) return;
-      sink.recorder?.disk(file, null);
-      sink.deleted(file);
+      if (file) sink.disk(file, uri, 'deleted');
     }),
   );
-}
-
-/** A file written outside the editors, for the trace (only while recording; local files only). */
-function recordDisk(sink: EditorSink, file: string, uri: vscode.Uri, created = false): void {
-  if (!sink.recorder || uri.scheme !== 'file') return;
-  let text: string;
-  try { text = fs.readFileSync(uri.fsPath, 'utf8'); } catch { return; }
-  if (created) sink.recorder.disk(file, text, null); else sink.recorder.disk(file, text);
 }
 
 const MAX_NEW_FOLDER_FILES = 50;

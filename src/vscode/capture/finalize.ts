@@ -9,6 +9,7 @@ import type * as vscode from 'vscode';
 import { summaryTemplate } from '../../core/episodeSummary';
 import { modelEvidence, modelLessonPrompt, parseModelLesson, unsupportedClaims } from '../../core/capture/modelLesson';
 import { episodeMaterial, episodeMemories } from '../../core/capture/episodeMemories';
+import { appliesTo, type OutcomeLedger } from '../../core/capture/outcomeLedger';
 import type { TrackedEpisode } from '../../core/episodeTracker';
 import { newId } from '../../core/ids';
 import { maskDeep, maskSecrets, type Masked } from '../../core/mask';
@@ -20,13 +21,17 @@ const BACKGROUND_DELAY_MS = 300;
 export interface FinalizeJob {
   tracked?: TrackedEpisode;
   /** Text of the touched files when the episode began (null: created since), and at its end (open documents only). */
-  before?: Map<string, string | null>;
-  after?: Map<string, string>;
+  before?: ReadonlyMap<string, string | null>;
+  after?: ReadonlyMap<string, string | null>;
   /** Where to read a touched file from disk when it was not open at the end. */
   uris?: Map<string, vscode.Uri>;
   codeBefore?: string;
   domain?: string;
-  feedback: { id: string; outcome: FeedbackOutcome; reason: string; file?: string }[];
+  /**
+   * Automatic outcomes: written only for a memory about the episode's error (`signature`) and not
+   * judged by the user since the episode began (`since`), as checked when written.
+   */
+  feedback: AutomaticFeedback[];
   /** Progress, so a retry after a failed write does not write twice. */
   written: { episode?: boolean; lesson?: boolean; feedback: number };
   episodeId?: string;
@@ -36,6 +41,8 @@ export interface FinalizeJob {
 }
 
 export interface AgentExplanation { rootCause: string; fixApproach: string; rule?: string; notWhen?: string }
+
+export interface AutomaticFeedback { id: string; outcome: FeedbackOutcome; reason: string; file?: string; signature?: string; since: number }
 
 export interface FinalizerDeps {
   store(): Promise<MemoryStore>;
@@ -50,6 +57,8 @@ export interface FinalizerDeps {
   readFile(uri: vscode.Uri): Promise<Uint8Array>;
   /** The store refused a write (disk full, read-only): pause capture, keep the job. */
   onStorageError(e: unknown): void;
+  /** The outcomes the user gave and capture wrote (the window's OutcomeLedger). */
+  outcomes: Pick<OutcomeLedger, 'userJudgedSince' | 'recordedAutomatic'>;
   logger: Logger;
 }
 
@@ -142,9 +151,14 @@ export class Finalizer implements vscode.Disposable {
     while (job.written.feedback < job.feedback.length) {
       const f = job.feedback[job.written.feedback];
       try {
-        // The reason is our sentence around the episode's masked title (captureController's maskedTitle);
-        // the store masks reasons as well.
-        await store.feedback(f.id, f.outcome, { auto: true, reason: f.reason, ...(f.file ? { file: f.file } : {}) });
+        // Only for a memory about this error, and never over the user's own verdict on this recurrence
+        // (also one given after the episode ended, while this waited in the queue).
+        if (appliesTo(store.get(f.id), f.signature) && !this.deps.outcomes.userJudgedSince(f.id, f.since)) {
+          // The reason is our sentence around the episode's masked title (captureController's maskedTitle);
+          // the store masks reasons as well.
+          await store.feedback(f.id, f.outcome, { auto: true, reason: f.reason, ...(f.file ? { file: f.file } : {}) });
+          this.deps.outcomes.recordedAutomatic(f.id, f.outcome, Date.now());
+        }
       } catch (e) {
         if (isStorageError(e)) throw e;
         this.deps.logger.warn(`automatic feedback on ${f.id} skipped: ${e instanceof Error ? e.message : String(e)}`);
@@ -155,7 +169,7 @@ export class Finalizer implements vscode.Disposable {
 
   private async build(job: FinalizeJob) {
     const t = job.tracked!;
-    const before = job.before ?? new Map<string, string | null>();
+    const before: ReadonlyMap<string, string | null> = job.before ?? new Map<string, string | null>();
     const after = new Map<string, string | null>(job.after ?? []);
     for (const file of t.files) {
       if (!before.has(file) || after.has(file)) continue;

@@ -1,11 +1,9 @@
-// Terminal commands → tracker, through shell integration only: the command line, cwd and exit code come
-// from VS Code, the output from execution.read() (size-capped, ANSI stripped). Without shell
-// integration nothing is guessed: the limitation is reported once and nothing is captured.
+// Terminal commands → the capture session, through shell integration only: the command line, cwd and
+// exit code come from VS Code, the output from execution.read() (size-capped, ANSI stripped). What the
+// output says (its error, the excerpt kept) is the session's to decide, as for a replayed trace. Without
+// shell integration nothing is guessed: the limitation is reported once and nothing is captured.
 import * as vscode from 'vscode';
-import type { CommandInfo } from '../../core/episodeTracker';
-
-export { errorFromOutput } from '../../core/capture/commandErrors';
-import { CommandErrors } from '../../core/capture/commandErrors';
+import type { CommandRun } from '../../core/capture/capturePipeline';
 import { boundText, sanitizeText } from '../../core/text';
 import type { Logger } from '../../core/types';
 
@@ -17,7 +15,7 @@ const DRAIN_MS = 1500;
 export interface TerminalSink {
   readonly active: boolean;
   maxOutputBytes(): number;
-  commandEnded(cmd: CommandInfo): void;
+  commandEnded(run: CommandRun & { id: string }): void;
   setTerminalLimitation(message: string | undefined): void;
   readonly logger: Logger;
 }
@@ -53,7 +51,6 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
   const without = new Set<vscode.Terminal>();
   let reported = false;
   let ordered: Promise<unknown> = Promise.resolve();
-  const commandErrors = new CommandErrors();
 
   const updateLimitation = () => {
     if (without.size === 0) { sink.setTerminalLimitation(undefined); return; }
@@ -101,7 +98,8 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
     vscode.window.onDidEndTerminalShellExecution(e => {
       // No reader: the start event was missed (capture resumed mid-command, or VS Code did not send it
       // for a quick run). The command line and exit code are still known; its output is not, and an
-      // empty output of a command that failed the same way before reads as that error (CommandErrors).
+      // empty output of a command that failed the same way before reads as that error (the session's
+      // CommandErrors).
       const reader = readers.get(e.execution) ?? { buffer: new BoundedBuffer(0), done: Promise.resolve() };
       readers.delete(e.execution);
       if (!sink.active) return;
@@ -109,17 +107,15 @@ export function watchTerminals(sink: TerminalSink): vscode.Disposable {
       const cwd = e.execution.cwd?.fsPath;
       const exitCode = e.exitCode;
       const id = `terminal:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}`;
-      // Extraction runs after the stream drained, off this event handler, in the order runs ended
-      // (a fail then a quick pass must not arrive swapped).
+      // Delivered after the stream drained, off this event handler, in the order runs ended (a fail
+      // then a quick pass must not arrive swapped).
       ordered = ordered.then(() => Promise.race([reader.done, new Promise(r => setTimeout(r, DRAIN_MS))])).then(() => new Promise<void>(resolve => {
         setImmediate(() => {
           try {
             if (!sink.active || !line.trim()) return;
             const output = boundText(sanitizeText(reader.buffer.text()), sink.maxOutputBytes());
             if (!output.trim() && exitCode) sink.logger.info(`no output came through for \`${line}\` (exit ${exitCode}); read as its last failure when it had one`);
-            const error = commandErrors.fromOutput(output, exitCode, line, cwd);
-            // Only a bounded excerpt travels on (masked before it is stored); the full output is dropped here.
-            sink.commandEnded({ id, line, cwd, exitCode, error, output: boundText(output, 1500) });
+            sink.commandEnded({ id, command: line, cwd, exitCode, output });
           } catch (err) {
             sink.logger.error(err instanceof Error ? err : String(err));
           } finally {

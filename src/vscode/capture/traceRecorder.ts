@@ -2,6 +2,7 @@
 // reports, for the lessons corpus, and to check that `engram replay` of the recording gives the lessons
 // the window wrote. Everything is masked before it is written; texts are bounded.
 import * as fs from 'fs';
+import { MAX_COMMAND_OUTPUT_BYTES } from '../../core/capture/commandOutput';
 import type { TraceEvent } from '../../core/capture/trace';
 import { maskDeep } from '../../core/mask';
 import { boundText } from '../../core/text';
@@ -24,7 +25,8 @@ export class TraceRecorder {
   record(ev: Untimed): void {
     const e = { t: Date.now() - this.started, ...ev } as TraceEvent & { text?: string | null; output?: string };
     if (typeof e.text === 'string') e.text = boundText(e.text, MAX_TEXT);
-    if (typeof e.output === 'string') e.output = boundText(e.output, 16 * 1024);
+    // As much output as the session reads, so a replay of the trace reads the same.
+    if (typeof e.output === 'string') e.output = boundText(e.output, MAX_COMMAND_OUTPUT_BYTES);
     fs.writeSync(this.fd, JSON.stringify(maskDeep(e)) + '\n');
     this.count++;
   }

@@ -17,7 +17,6 @@ import type { Services } from '../services';
 import { confidenceLabel, maturityLabel } from '../labels';
 import { forgetMemory, shownConfidence } from '../memoryActions';
 import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, confidenceOf, flagReasons, parseSearchTerms, splitByOutcome } from '../../core/prompt';
-import { staleReasons } from './staleCheck';
 
 export const PARTICIPANT_ID = 'engram.memory';
 const REWRITE_TIMEOUT_MS = 2500;
@@ -114,9 +113,9 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
   stream.progress(vscode.l10n.t('Recalling memories…'));
   const terms = model ? await rewriteQuestion(model, question, token) : undefined;
   const text = terms ? `${question}\n${terms}` : question;
-  const results = await services.recall({ text, file, proactive });
+  // Stale memories are left out by the recall service before they take a place (they never reach the model).
+  const results = await services.recall({ text, file, proactive }, { forModel: true });
   if (token.isCancellationRequested) return { metadata: { command: 'recall', ids: [] } satisfies ChatResultMetadata };
-  const stale = await staleReasons(services, results.map(r => r.memory));
 
   if (!results.length) {
     stream.markdown(escapeInline(vscode.l10n.t('No memories are relevant to this yet.'), 1000));
@@ -124,16 +123,14 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
     return { metadata: { command: 'recall', ids: [], query: question } satisfies ChatResultMetadata };
   }
 
-  streamMemories(stream, results, stale, services.workspaceId);
+  streamMemories(stream, results, services.workspaceId);
   if (uri) stream.reference(uri);
   for (const f of await filesOf(services, results)) stream.reference(f);
 
   let usedModel = false;
-  // Stale memories are listed (with a warning) but never handed to the model as evidence.
-  const fresh = results.filter(r => !stale.has(r.memory.id));
-  if (model && fresh.length) {
+  if (model) {
     stream.markdown('\n\n---\n\n');
-    const context = buildMemoryContext(fresh, { nonce: randomUUID(), workspace: services.workspaceId });
+    const context = buildMemoryContext(results, { nonce: randomUUID(), workspace: services.workspaceId });
     const prompt = buildAnswerPrompt(question, context, file);
     try {
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {
@@ -149,12 +146,12 @@ async function recall(services: Services, request: vscode.ChatRequest, stream: v
 }
 
 /** Lists memories as escaped markdown: successes to follow first, failures to avoid after. */
-function streamMemories(stream: vscode.ChatResponseStream, results: RecallResult[], stale: ReadonlyMap<string, string>, workspace: string): void {
+function streamMemories(stream: vscode.ChatResponseStream, results: RecallResult[], workspace: string): void {
   const { follow, avoid } = splitByOutcome(results);
   const section = (title: string, items: RecallResult[], start: number) => {
     if (!items.length) return;
     stream.markdown(`**${escapeInline(title)}**\n\n`);
-    items.forEach((r, i) => stream.markdown(memoryMarkdown(r, start + i, workspace, stale.get(r.memory.id))));
+    items.forEach((r, i) => stream.markdown(memoryMarkdown(r, start + i, workspace)));
   };
   section(vscode.l10n.t('Past successes to follow'), follow, 1);
   section(vscode.l10n.t('Past failures to avoid'), avoid, follow.length + 1);

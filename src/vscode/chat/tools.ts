@@ -2,23 +2,14 @@
 // user). Input comes from a model, so it is parsed at the edge (core/schemaToolInput, shared with the MCP
 // tools) with errors the model can act on.
 import { randomUUID } from 'crypto';
-import * as path from 'path';
 import * as vscode from 'vscode';
-import { parseRecallInput, parseRememberInput } from '../../core/schemaToolInput';
+import { parseRememberInput } from '../../core/schemaToolInput';
+import { answerAgent } from '../../core/recall/agentAnswer';
 import { memoryTitle } from '../../core/types';
 import { escapeInline } from '../../core/markdown';
 import { newFact, newLesson } from '../../core/newMemory';
 import type { CaptureApi } from '../capture/captureApi';
 import type { Services } from '../services';
-import { buildMemoryContext } from '../../core/prompt';
-import { staleReasons } from './staleCheck';
-
-/** Workspace-relative path for the tool's `file` (absolute paths inside the workspace are converted). */
-function relativeFile(services: Services, file: string | undefined): string | undefined {
-  if (!file) return undefined;
-  if (path.isAbsolute(file)) return services.workspaceRelative(vscode.Uri.file(file));
-  return file.replace(/\\/g, '/').replace(/^\.\//, '');
-}
 
 export class RecallTool implements vscode.LanguageModelTool<unknown> {
   constructor(private readonly services: Services) {}
@@ -30,14 +21,14 @@ export class RecallTool implements vscode.LanguageModelTool<unknown> {
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const input = parseRecallInput(options.input);
-    const file = relativeFile(this.services, input.file);
-    const results = await this.services.recall({ text: input.query, file, k: input.k });
+    // The same answer as the MCP server's recall (core/recall/agentAnswer.ts): one schema, the gate
+    // unless `all`, stale memories left out, the capped data block.
+    const relative = (f: string) => this.services.workspaceFile(f);
+    const answer = await answerAgent(this.services.recaller, options.input, { workspace: this.services.workspaceId, nonce: randomUUID, relative });
     if (token.isCancellationRequested) throw new vscode.CancellationError();
-    const stale = await staleReasons(this.services, results.map(r => r.memory));
-    // Memories about code that no longer exists are left out rather than offered as evidence.
-    const text = buildMemoryContext(results.filter(r => !stale.has(r.memory.id)), { nonce: randomUUID(), workspace: this.services.workspaceId });
-    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+    const file = (options.input as { file?: unknown } | undefined)?.file;
+    this.services.noteShown(answer.results.map(r => r.memory.id), typeof file === 'string' ? relative(file) : undefined);
+    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answer.text)]);
   }
 }
 

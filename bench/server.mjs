@@ -1,0 +1,193 @@
+// The team server under load, as a team meets it: `engram serve` in its own process on PostgreSQL
+// (127.0.0.1:5432 by default; a database of its own, dropped after), memories varied from the real-tool
+// corpus (bench/data/memories.jsonl) spread over many tenants, written over HTTP by concurrent clients
+// (batches, and single writes), then recall p50/p95/p99 over HTTP with concurrent clients, each on its own
+// tenant's token. Baseline in the same run: SQLite FTS5 (the sqlite3 shell) over the same texts and the
+// same queries, per query inside the engine (no HTTP). The store grows size by size (--sizes).
+// Numbers, never pass/fail.
+//
+//   node esbuild.mjs && node bench/server.mjs [--sizes 10000,100000] [--tenants 100] [--clients 8]
+//     [--queries 400] [--database postgres://…] [--keep] [--json]
+import * as esbuild from 'esbuild';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const root = new URL('..', import.meta.url).pathname;
+const arg = (name, dflt) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : dflt; };
+const sizes = arg('sizes', '10000,100000').split(',').map(Number);
+const tenants = Number(arg('tenants', 100));
+const clients = Number(arg('clients', 8));
+const nQueries = Number(arg('queries', 400));
+const json = process.argv.includes('--json');
+const say = (...a) => { if (!json) console.log(...a); };
+
+const require = createRequire(join(root, 'package.json'));
+const pg = require('pg');
+const adminUrl = arg('database', undefined);
+const benchDb = `engram_bench_${process.pid}`;
+const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
+const dbUrl = adminUrl ?? admin.replace(/\/postgres$/, `/${benchDb}`);
+
+// The server's own modules (tokens, migrations), bundled from src like the other benches do.
+mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
+const out = mkdtempSync(join(root, 'node_modules/.cache', 'engram-bench-server-'));
+await esbuild.build({ entryPoints: [join(root, 'src/server/serve.ts'), join(root, 'src/server/tokens.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outdir: out, logLevel: 'warning' });
+const serveMod = require(join(out, 'serve.js'));
+const tokensMod = require(join(out, 'tokens.js'));
+
+// ---- data (as bench/hover.mjs varies the corpus) ----
+const base = readFileSync(join(root, 'bench/data/memories.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l)).filter(m => m.kind === 'lesson');
+const PACKAGES = Array.from({ length: 40 }, (_, i) => `packages/pkg${i}`);
+let seed = 20261201;
+const rnd = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+function memoryAt(i) {
+  const b = base[i % base.length];
+  const v = Math.floor(i / base.length);
+  const pkg = PACKAGES[v % PACKAGES.length];
+  const rename = v % 2 === 1;
+  const errorSignature = rename ? b.errorSignature.replace(/'([A-Za-z_][\w.-]*)'/g, (_, id) => `'${id}${v % 13}'`) : b.errorSignature;
+  return {
+    kind: 'lesson', id: `${b.id}.v${v}`, errorSignature,
+    rootCause: `${b.rootCause} (seen in ${pkg}, case ${v})`, fixApproach: b.fixApproach,
+    scope: v % 4 === 0 ? [] : (b.scope ?? []).map(g => `${pkg}/${g.replace(/^\*\*\//, '')}`), tags: [...(b.tags ?? []), `pkg${v % 40}`],
+  };
+}
+const tenantOf = i => `t${i % tenants}`;
+function diagnosticMessage(errorText) {
+  const lines = errorText.split('\n').map(l => l.trim()).filter(Boolean);
+  const line = lines.find(l => /\berror\b|Error:|Exception|error\[/.test(l)) ?? lines[lines.length - 1] ?? errorText;
+  return line.replace(/^.*?\(\d+,\d+\):\s*/, '').replace(/^[\w./-]+:\d+(:\d+)?:\s*/, '');
+}
+
+// ---- the server ----
+if (!adminUrl) {
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect(); await c.query(`CREATE DATABASE ${benchDb}`); await c.end();
+}
+const log = { trace() {}, debug() {}, info() {}, warn() {}, error(m) { console.error(String(m)); } };
+const db = await serveMod.openDatabase({ database: dbUrl, log });
+const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', '--database', dbUrl, '--port', '0', '--rate', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+const url = await new Promise((resolve, reject) => {
+  let err = '';
+  child.stderr.on('data', d => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]); });
+  child.on('exit', c => reject(new Error(`engram serve exited ${c}: ${err}`)));
+});
+const tokens = [];
+for (let t = 0; t < tenants; t++) tokens.push((await tokensMod.createToken(db, { tenant: `t${t}`, principal: 'bench', role: 'admin' })).token);
+const tokenOf = tenant => tokens[Number(tenant.slice(1))];
+
+async function post(path, token, body) {
+  const res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${path} ${res.status}: ${text.slice(0, 200)}`);
+  return JSON.parse(text);
+}
+
+/** Runs `jobs` on `clients` concurrent workers; per-job wall times in ms. */
+async function pool(jobs, fn) {
+  const times = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    for (let i = next++; i < jobs.length; i = next++) {
+      const t0 = performance.now();
+      await fn(jobs[i]);
+      times[i] = performance.now() - t0;
+    }
+  }));
+  return times;
+}
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const r2 = x => Math.round(x * 100) / 100;
+
+// ---- SQLite FTS5 over the same texts (the baseline) ----
+const sqliteDir = mkdtempSync(join(tmpdir(), 'engram-bench-fts-'));
+const sqliteDb = join(sqliteDir, 'fts.db');
+const ftsQuote = s => `"${s.replace(/"/g, '""')}"`;
+const sqlText = s => `'${s.replace(/'/g, "''")}'`;
+function ftsLoad(from, to) {
+  const lines = ['CREATE VIRTUAL TABLE IF NOT EXISTS m USING fts5(tenant UNINDEXED, id UNINDEXED, body);', 'BEGIN;'];
+  for (let i = from; i < to; i++) {
+    const m = memoryAt(i);
+    lines.push(`INSERT INTO m VALUES (${sqlText(tenantOf(i))}, ${sqlText(m.id)}, ${sqlText([m.errorSignature, m.rootCause, m.fixApproach, m.tags.join(' ')].join('\n'))});`);
+  }
+  lines.push('COMMIT;');
+  const r = spawnSync('sqlite3', [sqliteDb], { input: lines.join('\n'), encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(r.stderr);
+}
+function ftsQueries(queries) {
+  const lines = ['.timer on', '.output /dev/null'];
+  for (const q of queries) {
+    const words = [...new Set(q.text.match(/[\p{L}\p{N}_]+/gu) ?? [])].slice(0, 48);
+    lines.push(`SELECT id FROM m WHERE m MATCH ${sqlText(words.map(ftsQuote).join(' OR '))} AND tenant = ${sqlText(q.tenant)} ORDER BY rank LIMIT 5;`);
+  }
+  const r = spawnSync('sqlite3', [sqliteDb], { input: lines.join('\n'), encoding: 'utf8', maxBuffer: 1 << 26 });
+  return [...(r.stdout + r.stderr).matchAll(/Run Time: real ([\d.]+)/g)].map(m => Number(m[1]) * 1000);
+}
+
+// ---- the run ----
+const results = [];
+let loaded = 0;
+say(`engram serve bench: ${tenants} tenants, ${clients} concurrent clients, ${nQueries} recalls per size; ${cpus().length} CPUs, load ${loadavg().map(x => x.toFixed(1)).join(' ')}`);
+try {
+  for (const size of sizes) {
+    // Writes: batches of 250 per tenant.
+    const batches = [];
+    for (let i = loaded; i < size; ) {
+      const end = Math.min(size, i + 250 * tenants);
+      const byTenant = new Map();
+      for (let j = i; j < end; j++) { const t = tenantOf(j); if (!byTenant.has(t)) byTenant.set(t, []); byTenant.get(t).push(memoryAt(j)); }
+      for (const [t, ms] of byTenant) batches.push({ t, ms });
+      i = end;
+    }
+    const w0 = performance.now();
+    await pool(batches, b => post('/v1/memories:batch', tokenOf(b.t), { memories: b.ms }));
+    const batchSecs = (performance.now() - w0) / 1000;
+    const wrote = size - loaded;
+    ftsLoad(loaded, size);
+    loaded = size;
+    // Single writes (one memory per request, the way a window shares one), across tenants.
+    const singles = Array.from({ length: 400 }, (_, i) => ({ t: tenantOf(i), m: { kind: 'fact', content: `bench single write ${size}-${i}: the ${PACKAGES[i % 40]} service reads its config from env` } }));
+    const s0 = performance.now();
+    const singleTimes = await pool(singles, x => post('/v1/memories', tokenOf(x.t), x.m));
+    const singleSecs = (performance.now() - s0) / 1000;
+    // Recall: a diagnostic's line of a stored lesson, in the lesson's package, by its tenant.
+    const queries = Array.from({ length: nQueries }, () => {
+      const i = Math.floor(rnd() * size);
+      const m = memoryAt(i);
+      const pkg = m.scope[0]?.split('/').slice(0, 2).join('/') ?? PACKAGES[i % 40];
+      return { tenant: tenantOf(i), text: diagnosticMessage(m.errorSignature), file: `${pkg}/src/feature/file${i % 17}.ts`, expect: m.id };
+    });
+    let hits = 0;
+    const warm = queries.slice(0, 20);
+    await pool(warm, q => post('/v1/recall', tokenOf(q.tenant), { query: q.text, file: q.file, k: 5 }));
+    const rt = await pool(queries, async q => {
+      const r = await post('/v1/recall', tokenOf(q.tenant), { query: q.text, file: q.file, k: 5 });
+      if (r.results.some(x => x.id.split('.v')[0] === q.expect.split('.v')[0])) hits++;
+    });
+    const fts = ftsQueries(queries);
+    const row = {
+      memories: size, tenants, perTenant: Math.round(size / tenants),
+      batchWritesPerSec: Math.round(wrote / batchSecs), singleWritesPerSec: Math.round(singles.length / singleSecs), singleWriteP95: r2(pct(singleTimes, 0.95)),
+      recallP50: r2(pct(rt, 0.5)), recallP95: r2(pct(rt, 0.95)), recallP99: r2(pct(rt, 0.99)), variantHitAt5: r2(hits / queries.length),
+      ftsP50: r2(pct(fts, 0.5)), ftsP95: r2(pct(fts, 0.95)), load: loadavg()[0].toFixed(1),
+    };
+    results.push(row);
+    say(`${size.toLocaleString('en')} memories (${row.perTenant}/tenant): batch writes ${row.batchWritesPerSec}/s, single writes ${row.singleWritesPerSec}/s (p95 ${row.singleWriteP95} ms); ` +
+      `recall over HTTP p50 ${row.recallP50} / p95 ${row.recallP95} / p99 ${row.recallP99} ms (a variant of the right lesson in the top 5: ${row.variantHitAt5}); ` +
+      `SQLite FTS5 in-engine p50 ${row.ftsP50} / p95 ${row.ftsP95} ms (engram p95 / FTS5 p95 = ${r2(row.recallP95 / Math.max(0.01, row.ftsP95))}x); load ${row.load}`);
+  }
+} finally {
+  child.kill('SIGTERM');
+  await db.close();
+  if (!adminUrl && !process.argv.includes('--keep')) {
+    await new Promise(r => child.once('exit', r));
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect(); await c.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`); await c.end();
+  }
+  rmSync(sqliteDir, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+}
+if (json) console.log(JSON.stringify({ tenants, clients, queries: nQueries, results }));

@@ -1,0 +1,124 @@
+// The capture session (core/capture/capturePipeline.ts) is what the window and `engram replay` both run:
+// these drive it with trace events, as replay does, and check the rules that live between the tracker
+// and an episode (which files may be steps, what a command's output becomes, what a typed line leaves).
+import * as assert from 'assert';
+import { CapturePipeline } from '../../src/core/capture/capturePipeline';
+import { episodeMaterial, episodeMemories } from '../../src/core/capture/episodeMemories';
+import type { TraceEvent } from '../../src/core/capture/trace';
+
+const OWNER = { scope: 'workspace' as const, workspace: 'w' };
+const CONFIG_BEFORE = "export const config = {\n  port: process.env.PORT ?? '8080',\n};\n";
+const CONFIG_AFTER = 'export const config = {\n  port: Number(process.env.PORT ?? 8080),\n};\n';
+const TS2322 = "src/config.ts(2,3): error TS2322: Type 'string' is not assignable to type 'number'.";
+
+function run(events: TraceEvent[], opts = {}): CapturePipeline {
+  const p = new CapturePipeline({ noiseThresholdMs: 4000, ...opts });
+  for (const e of events) p.handle(e);
+  return p;
+}
+
+describe('capture session: clean episodes', () => {
+  it('build output and lockfiles a command writes are never steps or touched files', () => {
+    const p = run([
+      { t: 0, type: 'open', file: 'src/config.ts', text: CONFIG_BEFORE },
+      { t: 100, type: 'command', command: 'npm run build', cwd: '.', exitCode: 2, output: `> tsc -p .\n\n${TS2322}\n` },
+      { t: 2000, type: 'change', file: 'src/config.ts', text: CONFIG_AFTER },
+      { t: 3000, type: 'disk', file: 'build/config.js', text: 'exports.config = {};\n', before: null },
+      { t: 3000, type: 'disk', file: 'build/index.js', text: 'exports.x = 1;\n', before: null },
+      { t: 3100, type: 'disk', file: 'package-lock.json', text: '{"lockfileVersion": 3}\n' },
+      { t: 3200, type: 'disk', file: 'dist/app.js.map', text: '{}' },
+      { t: 4000, type: 'command', command: 'npm run build', cwd: '.', exitCode: 0, output: '> tsc -p .\n' },
+      { t: 5000, type: 'end' },
+    ]);
+    const [ep] = p.ended;
+    assert.strictEqual(ep.tracked.outcome, 'success');
+    assert.deepStrictEqual(ep.tracked.files, ['src/config.ts']);
+    assert.deepStrictEqual(ep.tracked.steps.map(s => s.action), ['run npm run build', 'edit src/config.ts', 'run npm run build']);
+    const { lesson } = episodeMemories(episodeMaterial(ep, OWNER, 9000), { episode: 'e', lesson: 'l' });
+    assert.ok(lesson);
+    assert.deepStrictEqual(lesson.scope, ['src/**']);
+    assert.doesNotMatch(JSON.stringify(lesson), /build\/|package-lock|\.map\b/);
+  });
+
+  it("each file's diff appears once in the steps, on its last edit", () => {
+    const p = run([
+      { t: 0, type: 'open', file: 'src/config.ts', text: CONFIG_BEFORE },
+      { t: 100, type: 'command', command: 'npm run build', cwd: '.', exitCode: 2, output: TS2322 },
+      { t: 1000, type: 'change', file: 'src/config.ts', text: CONFIG_BEFORE.replace("'8080'", '8080') },
+      { t: 1500, type: 'command', command: 'npm run build', cwd: '.', exitCode: 2, output: TS2322 },
+      { t: 2000, type: 'change', file: 'src/config.ts', text: CONFIG_AFTER },
+      { t: 2500, type: 'command', command: 'npm run build', cwd: '.', exitCode: 0, output: '' },
+      { t: 3000, type: 'end' },
+    ]);
+    const { episode } = episodeMemories(episodeMaterial(p.ended[0], OWNER, 9000), { episode: 'e', lesson: 'l' });
+    const edits = episode.steps.filter(s => s.action === 'edit src/config.ts');
+    assert.strictEqual(edits.length, 2, 'two runs of edits, two steps');
+    assert.deepStrictEqual(edits.map(s => !!s.detail), [false, true]);
+  });
+
+  it("keeps the head and the tail of a command's output, without the spinner (live and replay read it alike)", () => {
+    const long = ['> demo@1.0.0 build', '⠙', '⠹', ...Array.from({ length: 300 }, (_, i) => `  compiling module ${i}`), TS2322].join('\n');
+    const p = run([{ t: 0, type: 'command', command: 'npm run build', cwd: '.', exitCode: 2, output: long }]);
+    const [ep] = p.openEpisodes();
+    const detail = ep.steps[0].detail ?? '';
+    assert.match(detail, /> demo@1\.0\.0 build/);
+    assert.ok(detail.endsWith(TS2322), detail.slice(-200));
+    assert.doesNotMatch(detail, /[⠙⠹]/);
+    assert.strictEqual(ep.error?.code, 'TS2322');
+  });
+
+  it('a read-only list that fails opens nothing; a build in the same list does', () => {
+    const p = run([
+      { t: 0, type: 'command', command: 'echo $PATH; which tsc', exitCode: 1, output: '/usr/bin:/bin\n' },
+      { t: 100, type: 'command', command: 'echo $PATH; tsc -p .', exitCode: 127, output: 'bash: tsc: command not found\n' },
+    ]);
+    assert.deepStrictEqual(p.openEpisodes().map(e => e.command?.line), ['echo $PATH; tsc -p .']);
+  });
+});
+
+describe('capture session: a typed line is not an error', () => {
+  it('typing `port: Number(process.env.PORT ?? 8080),` key by key leaves no episode and no lesson', () => {
+    const target = '  port: Number(process.env.PORT ?? 8080),';
+    const events: TraceEvent[] = [{ t: 0, type: 'open', file: 'src/config.ts', text: 'export const config = {\n  \n};\n' }];
+    let t = 0;
+    for (let i = 1; i <= target.trim().length; i++) {
+      t += 300 + (i % 9 === 0 ? 2500 : 0);
+      const line = '  ' + target.trim().slice(0, i);
+      events.push({ t, type: 'change', file: 'src/config.ts', text: `export const config = {\n${line}\n};\n` });
+      // What the TS server says about that text, a second late: a half-typed name (`Nu`), then "')'
+      // expected." for as long as the `(` is open: over 10 s of typing, far past the threshold.
+      const name = /(\w+)$/.exec(line)?.[1];
+      const message = line.includes('(') && !line.includes(')') ? "')' expected." : name && name !== 'port' && 'Number'.startsWith(name) && name !== 'Number' ? `Cannot find name '${name}'.` : undefined;
+      events.push({ t: t + 1000, type: 'diagnostics', file: 'src/config.ts', items: message ? [{ severity: 'error', source: 'ts', code: message.startsWith('Cannot') ? 2304 : 1005, message, line: 1 }] : [] });
+    }
+    events.push({ t: t + 1500, type: 'diagnostics', file: 'src/config.ts', items: [] });
+    events.push({ t: t + 2000, type: 'save', file: 'src/config.ts' }, { t: t + 3000, type: 'end' });
+    assert.ok(t > 15_000, `typing took ${t} ms`);
+    const p = run(events);
+    assert.deepStrictEqual(p.ended.map(e => e.tracked.error?.message), []);
+    assert.deepStrictEqual(p.openEpisodes(), []);
+  });
+});
+
+describe('capture session: the error changed', () => {
+  it('`tsc: not found`, an install, then TS2322: the install resolved the first episode, which links to the second', () => {
+    const p = run([
+      { t: 0, type: 'command', command: 'npm run build', cwd: '.', exitCode: 127, output: '> demo@1.0.0 build\n> tsc -p .\n\nsh: 1: tsc: not found\n' },
+      { t: 5000, type: 'command', command: 'npm install --save-dev typescript', cwd: '.', exitCode: 0, output: '⠙\n⠹\nadded 1 package in 2s\n' },
+      { t: 6000, type: 'disk', file: 'package.json', text: '{"devDependencies":{"typescript":"^7.0.2"}}\n', before: '{}\n' },
+      { t: 6000, type: 'disk', file: 'package-lock.json', text: '{}\n' },
+      { t: 9000, type: 'command', command: 'npm run build', cwd: '.', exitCode: 2, output: `> tsc -p .\n\n${TS2322}\n` },
+    ]);
+    const [first] = p.ended;
+    const [second] = p.openEpisodes();
+    assert.strictEqual(first.tracked.outcome, 'success');
+    assert.strictEqual(first.tracked.resolution, "the error changed to: Type 'string' is not assignable to type 'number'.");
+    assert.strictEqual(first.tracked.changedTo?.code, 'TS2322');
+    assert.strictEqual(first.tracked.nextEpisodeId, second.id);
+    assert.strictEqual(second.error?.code, 'TS2322');
+    const { lesson } = episodeMemories(episodeMaterial(first, OWNER, 9000), { episode: 'e', lesson: 'l' });
+    assert.ok(lesson);
+    assert.deepStrictEqual(lesson.commands, ['npm install --save-dev typescript']);
+    assert.doesNotMatch(`${lesson.rootCause} ${lesson.fixApproach}`, /did not fix it|Not resolved/);
+  });
+});
