@@ -167,16 +167,39 @@ export interface FixEvidence {
   inert: string[];
 }
 
-/** Normalised identity of what was done: two lessons merge only when this matches. */
+/** Words, numbers, quoted strings and single marks: the units a change inside a line is cut at. */
+const TOKEN = /[\p{L}\p{N}_$]+|\s+|[^\p{L}\p{N}_$\s]/gu;
+
+/**
+ * What an edit changed, without the code around it that stayed: `count` → `str(count)` in
+ * `return 'billing: items ' + count`. The common tokens at both ends are the place, not the change.
+ */
+export function changeCore(removed: readonly string[], added: readonly string[]): { removed: string; added: string } {
+  const text = (ls: readonly string[]) => ls.map(l => l.trim().replace(/\s+/g, ' ')).join('\n');
+  const a = text(removed).match(TOKEN) ?? [];
+  const b = text(added).match(TOKEN) ?? [];
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length, endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
+  return { removed: a.slice(start, endA).join('').trim(), added: b.slice(start, endB).join('').trim() };
+}
+
+/**
+ * Normalised identity of what was done: two lessons merge only when this matches. The same change is the
+ * same fix whatever the file's path or name (src/config.ts, src/server/config.ts) and whatever code
+ * surrounds it (`+ count` → `+ str(count)` in the billing and in the shipping report): the changed part of
+ * the hunk that matters most and, in a config file, the key it went under.
+ */
 function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): string | undefined {
   if (commands.length) return 'cmd:' + commands.map(c => commandBody(c).replace(/\s+/g, ' ').toLowerCase()).sort().join(' && ');
   const top = ranked[0];
   if (!top) return undefined;
   const { removed, added } = meaningfulLines(top.hunk, top.diff.file);
-  // The same change is the same fix whatever the file's path or name (src/config.ts, src/server/config.ts):
-  // the hunk's text and, in a config file, the key it went under.
-  const shape = (ls: string[]) => ls.map(l => l.trim().toLowerCase().replace(/\s+/g, ' ')).join('\n');
-  return `edit:${top.hunk.keyPath ?? ''}:${shape(removed)}=>${shape(added)}`;
+  const core = changeCore(removed, added);
+  // A change of indentation alone keeps its lines: without them nothing would be left to tell it by.
+  const shape = core.removed || core.added ? core : { removed: removed.map(l => l.trim()).join('\n'), added: added.map(l => l.trim()).join('\n') };
+  return `edit:${top.hunk.keyPath ?? ''}:${shape.removed.toLowerCase()}=>${shape.added.toLowerCase()}`;
 }
 
 /**
