@@ -9,6 +9,7 @@
 // Then heldout.json is rewritten by the committed rule (scripts/dev/traces/heldout.mjs).
 //
 //   flock /tmp/engram-host.lock node scripts/dev/record-live-traces.mjs [--only a,b] [--list] [--no-build]
+//   node scripts/dev/record-live-traces.mjs --queries     (their recall queries, from real tsc/node runs)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,7 +17,9 @@ import { build, cleanupAll, ensureHost, log, repoRoot } from '../host/lib.mjs';
 import { runCommand, startHost } from '../../test/e2e/lib/host.mjs';
 import { DEMO, scenarios } from '../../test/e2e/lib/scenarios.mjs';
 import { KeyLog, engramLog, userSettings, waitFor } from '../../test/e2e/lib/user.mjs';
+import { createHash } from 'node:crypto';
 import { heldOutFile, readLabels } from './traces/heldout.mjs';
+import { probe } from './traces/queries.mjs';
 
 const OUT = path.join(repoRoot, 'test/fixtures/traces');
 const PLACEHOLDERS = {
@@ -38,7 +41,7 @@ const LIVE = {
     label: {
       description: "The demo README's first step typed in the real host: `npm run build` fails with TS2322 on `port` in src/config.ts; the line is retyped at human speed as Number(process.env.PORT ?? 8080) and saved; the build passes. tsc writes build/ on both runs.",
       family: 'tsc', mustContain: ['Number(process.env.PORT ?? 8080)'], mustNotClaim: [], expectLesson: true, unexplained: false,
-      lessons: 1, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
+      lessons: 1, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, mergeGroup: 'live-demo-port', classes: ['build-output', 'typing'],
     },
   },
   'demo-check-settings': {
@@ -62,7 +65,7 @@ const LIVE = {
     label: {
       description: 'The demo without its TypeScript: `npm run build` fails with `sh: 1: tsc: not found`; `npm install --save-dev typescript` installs it (package.json and package-lock.json change); the build then fails with TS2322 instead, a different error; the line is fixed as Number(process.env.PORT ?? 8080) and the build passes. Two lessons: the install resolved the first error.',
       family: 'npm', mustContain: ['npm install --save-dev typescript', 'Number(process.env.PORT ?? 8080)'], mustNotClaim: ['package-lock.json'], decoys: ['package-lock.json'],
-      expectLesson: true, unexplained: false, lessons: 2, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true,
+      expectLesson: true, unexplained: false, lessons: 2, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, mergeGroup: 'live-demo-port',
       classes: ['changed-error', 'install-command', 'lockfile', 'build-output'],
     },
   },
@@ -71,7 +74,7 @@ const LIVE = {
     label: {
       description: 'TS2322 on `port` fixed by the same edit twice: in src/config.ts, then in packages/api/src/config.ts (a copy, broken by typing and fixed again), each confirmed by `npm run build`. One lesson at pattern maturity covering both folders.',
       family: 'tsc', mustContain: ['Number(process.env.PORT ?? 8080)'], mustNotClaim: [], expectLesson: true, unexplained: false,
-      lessons: 1, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['same-fix-two-folders', 'build-output', 'typing'],
+      lessons: 1, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, mergeGroup: 'live-demo-port', classes: ['same-fix-two-folders', 'build-output', 'typing'],
     },
   },
   'editor-ts2322-typed': {
@@ -79,7 +82,7 @@ const LIVE = {
     label: {
       description: "Editor only: a clean src/config.ts whose port line is retyped as `port: process.env.PORT ?? '8080',` and saved (TS2322 reported by the language server), then retyped as Number(process.env.PORT ?? 8080) and saved; no error remains.",
       family: 'tsc', mustContain: ['Number(process.env.PORT ?? 8080)'], mustNotClaim: [], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'editor', live: true, classes: ['typing'],
+      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'editor', live: true, mergeGroup: 'live-demo-port', classes: ['typing'],
     },
   },
   'check-port-string': {
@@ -90,11 +93,11 @@ const LIVE = {
       lessons: 1, errors: ['TypeError: settings.port must be a number, got string'], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: [],
     },
   },
-  'web-ts2322-length': {
+  'web-ts2322-boolean': {
     commands: 2,
     label: {
-      description: "packages/web/src/app.ts: a new line `export const width: number = title('x');` typed and saved; `npm run build` fails with TS2322 (string to number); the line is retyped with `.length` and the build passes.",
-      family: 'tsc', mustContain: ["title('x').length"], mustNotClaim: ['src/config.ts'], expectLesson: true, unexplained: false,
+      description: "packages/web/src/app.ts: a new line `export const named: boolean = title('x');` typed and saved; `npm run build` fails with TS2322 (string to boolean); the line is retyped as `title('x').length > 0` and the build passes.",
+      family: 'tsc', mustContain: ["title('x').length > 0"], mustNotClaim: ['src/config.ts'], expectLesson: true, unexplained: false,
       lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
     },
   },
@@ -116,14 +119,62 @@ const LIVE = {
   },
 };
 
+// The recall set of the live traces: real tool output from fresh runs (scripts/dev/traces/queries.mjs's
+// probe: the repo's tsc, node), an error from another file the lesson should answer (related) and one of
+// the same shape about something else that no lesson should (near-miss).
+const tsq = files => ({ 'package.json': '{ "name": "q", "private": true }\n', 'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'es2022', module: 'commonjs', strict: true, noEmit: true, types: [] }, include: ['src', 'packages'] }) + '\n', ...files });
+const checkJs = fs.readFileSync(path.join(DEMO, 'scripts/check.js'), 'utf8');
+const QUERIES = {
+  'demo-ts2322-retype': [
+    { kind: 'related', file: 'src/server/config.ts', files: tsq({ 'src/server/config.ts': "declare const process: { env: Record<string, string | undefined> };\nexport interface ServerConfig { port: number }\nexport const server: ServerConfig = {\n  port: process.env.PORT ?? '3000',\n};\n" }), how: 'tsc' },
+    { kind: 'near-miss', file: 'src/labels.ts', files: tsq({ 'src/labels.ts': "export interface Label { text: string }\nexport const label: Label = { text: 42 };\n" }), how: 'tsc' },
+  ],
+  'demo-check-settings': [
+    { kind: 'related', file: 'tools/check.js', files: { 'tools/check.js': checkJs }, how: 'node tools/check.js' },
+    { kind: 'near-miss', file: 'scripts/users.js', files: { 'scripts/users.js': "const fs = require('fs');\nconst path = require('path');\nconsole.log(fs.readFileSync(path.join(__dirname, '..', 'data', 'users.csv'), 'utf8'));\n" }, how: 'node scripts/users.js' },
+  ],
+  'tsc-not-found-then-ts2322': [
+    { kind: 'related', file: 'package.json', files: { 'package.json': '{ "name": "web", "private": true, "scripts": { "build": "tsc -p ." } }\n' }, how: 'env PATH=/usr/bin:/bin npm run build' },
+  ],
+  'check-port-string': [
+    { kind: 'related', file: 'scripts/check.js', files: { 'scripts/check.js': checkJs, 'config/settings.json': '{"port": "3000"}\n' }, how: 'node scripts/check.js' },
+  ],
+  'web-ts2322-boolean': [
+    { kind: 'related', file: 'packages/web/src/nav.ts', files: tsq({ 'packages/web/src/nav.ts': "function heading(s: string): string { return s.toUpperCase(); }\nexport const shown: boolean = heading('home');\n" }), how: 'tsc' },
+  ],
+  'api-ts2339-typo': [
+    { kind: 'related', file: 'packages/api/src/paths.ts', files: tsq({ 'packages/api/src/paths.ts': "const paths = ['/a', '/b'] as const;\nexport const start: string = paths.frist;\n" }), how: 'tsc' },
+    { kind: 'near-miss', file: 'packages/api/src/size.ts', files: tsq({ 'packages/api/src/size.ts': "export const size = (s: string): number => s.lenght;\n" }), how: 'tsc' },
+  ],
+};
+
+/** Writes the live traces' queries into queries.jsonl (replacing earlier live ones; others untouched). */
+function makeLiveQueries() {
+  const file = path.join(OUT, 'queries.jsonl');
+  const kept = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).filter(l => !/^live-/.test(JSON.parse(l).of ?? ''));
+  const lines = [];
+  for (const [name, qs] of Object.entries(QUERIES)) {
+    if (!fs.existsSync(path.join(OUT, `live-${name}.label.json`))) continue;
+    for (const q of qs) {
+      const of = `live-${name}`;
+      const id = createHash('sha256').update(JSON.stringify([q.file, of, q.kind, JSON.stringify([q.files, q.how])])).digest('hex').slice(0, 12);
+      const query = probe(q.files, q.how);
+      lines.push(JSON.stringify({ id, query, file: q.file, expect: q.kind === 'related' ? of : null, of, kind: q.kind }));
+    }
+  }
+  fs.writeFileSync(file, [...kept, ...lines].join('\n') + '\n');
+  return lines.length;
+}
+
 const argv = process.argv.slice(2);
 let only;
 let doBuild = true;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--only') only = new Set(argv[++i].split(','));
   else if (argv[i] === '--no-build') doBuild = false;
+  else if (argv[i] === '--queries') { console.log(`${makeLiveQueries()} live queries written`); process.exit(0); }
   else if (argv[i] === '--list') { console.log(Object.keys(LIVE).map(n => `live-${n}`).join('\n')); process.exit(0); }
-  else { console.error(`unknown argument: ${argv[i]}\nusage: node scripts/dev/record-live-traces.mjs [--only a,b] [--list] [--no-build]`); process.exit(2); }
+  else { console.error(`unknown argument: ${argv[i]}\nusage: node scripts/dev/record-live-traces.mjs [--only a,b] [--list] [--no-build] | --queries`); process.exit(2); }
 }
 for (const n of only ?? []) if (!LIVE[n]) { console.error(`no live session named ${n} (see --list)`); process.exit(2); }
 for (const n of Object.keys(LIVE)) if (!scenarios[n]) throw new Error(`no scenario ${n} in test/e2e/lib/scenarios.mjs`);

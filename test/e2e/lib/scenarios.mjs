@@ -164,20 +164,20 @@ export const scenarios = {
       await expectRun(page, 'npm run check', 'success', keys);
     },
   },
-  /** packages/web: a line typed that returns a string where a number is declared; build fails; fixed. */
-  'web-ts2322-length': {
+  /** packages/web: a line typed that gives a string where a boolean is declared; build fails; fixed. */
+  'web-ts2322-boolean': {
     prepare: ws => cleanDemo(ws),
     async play({ page }, { keys }) {
       await openFile(page, 'packages/web/src/app.ts');
       await goTo(page, 5, 1);
       await page.keyboard.press('End');
       await page.keyboard.press('Enter');
-      await typeHuman(page, "export const width: number = title('x');", { keys });
+      await typeHuman(page, "export const named: boolean = title('x');", { keys });
       await save(page);
       await openTerminal(page);
       await expectRun(page, 'npm run build', 'error', keys);
       await openFile(page, 'packages/web/src/app.ts');
-      await retypeLine(page, 6, "export const width: number = title('x').length;", { keys });
+      await retypeLine(page, 6, "export const named: boolean = title('x').length > 0;", { keys });
       await save(page);
       await expectRun(page, 'npm run build', 'success', keys);
     },
