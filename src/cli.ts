@@ -5,7 +5,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as readline from 'readline';
-import { reasonTexts } from './core/reasons';
 import { mean } from './core/trust';
 import { toWorkspaceFile } from './core/workspacePath';
 import { RecallService } from './core/recallService';
@@ -13,6 +12,7 @@ import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } fr
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
 import { recallResultJson } from './core/recallJson';
+import { renderMemoryAnswer, SURFACES } from './core/render/memoryAnswer';
 import { boundedLines, type OversizedLine } from './store/lineReader';
 import { MemoryStore, owedCompactions } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
@@ -362,21 +362,7 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
 
 function readable(query: string, results: RecallResult[]): string {
   if (!results.length) return `No memories for: ${firstLine(query)}\n`;
-  let s = '';
-  results.forEach((r, i) => {
-    const m = r.memory;
-    s += `${i + 1}. [${m.kind}, ${m.maturity}] ${memoryTitle(m)}  (${m.id}, score ${r.score.toFixed(2)}${r.weak ? ', weak match' : ''})\n`;
-    if (m.kind === 'lesson') {
-      if (m.rootCause) s += `   cause: ${m.rootCause}\n`;
-      if (m.fixApproach) s += `   fix:   ${m.fixApproach}\n`;
-    } else if (m.kind === 'episode' && m.resolution) {
-      s += `   resolution: ${m.resolution}\n`;
-    }
-    if (m.scope.length) s += `   scope: ${m.scope.join(', ')}\n`;
-    s += `   why:   ${reasonTexts(r.reasons).join('; ')}\n`;
-    if (m.flagged?.length) s += `   note:  contains instruction-like text (${m.flagged.join(', ')}); shown as data\n`;
-  });
-  return s;
+  return results.map((r, i) => renderMemoryAnswer(r, SURFACES.cli, { n: i + 1 }) + '\n').join('');
 }
 
 function runExport(store: MemoryStore, args: Args, io: Io): number {
