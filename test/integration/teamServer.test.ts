@@ -4,7 +4,7 @@
 // instead of the team file; a memory forgotten on the server leaves the window; with the server stopped the
 // window says it is offline and recalls from its copy; started again, it catches up; sign out forgets the token.
 import * as assert from 'assert';
-import { spawn, spawnSync, type ChildProcess } from 'child_process';
+import { execFile, spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -56,9 +56,10 @@ suite('Team server client (extension host against engram serve)', function () {
 
   suiteSetup(async () => {
     api = await engram();
-    const r = spawnSync(process.execPath, [cli, 'serve', 'token', 'create', '--data', dataDir, '--tenant', 'team_it', '--principal', 'ana', '--role', 'admin'], { encoding: 'utf8', timeout: 150_000 });
-    assert.strictEqual(r.status, 0, r.stderr);
-    adminToken = r.stdout.trimEnd().split('\n').pop()!;
+    // Not spawnSync: the extension host must keep answering while PGlite starts in the child.
+    const stdout = await new Promise<string>((resolve, reject) => execFile(process.execPath, [cli, 'serve', 'token', 'create', '--data', dataDir, '--tenant', 'team_it', '--principal', 'ana', '--role', 'admin'],
+      { encoding: 'utf8', timeout: 150_000 }, (e, out, err) => (e ? reject(new Error(`${e.message}\n${err}`)) : resolve(out))));
+    adminToken = stdout.trimEnd().split('\n').pop()!;
     server = await serve(dataDir, 0);
     url = server.url;
   });
