@@ -9,6 +9,7 @@ import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from
 import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
+import { failingTestNames, namesFailingTest } from './recall/failingTest';
 import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
@@ -80,6 +81,8 @@ interface Candidate {
   cos: number;
   /** For signature matches: whether the module / type / test of the error is the same. */
   details?: DetailMatch;
+  /** Without a signature match: the memory names the test the query reports failing (recall/failingTest.ts). */
+  test?: boolean;
 }
 
 export class RecallEngine {
@@ -168,7 +171,7 @@ export class RecallEngine {
     // Signature members join the candidates. A very common signature (thousands of "cannot find module")
     // is narrowed to the members that pass the filters and, past a bound, to the best by trust, recency,
     // importance and scope fit, so ranking work stays bounded however big the store grows.
-    const qDetails = sigIds.size ? errorDetails(text) : [];
+    const qDetails = errorDetails(text);
     if (sigIds.size) {
       let members: { id: string; label: string; prior: number }[] = [];
       for (const [id, label] of sigIds) {
@@ -220,11 +223,15 @@ export class RecallEngine {
       lc.cos = Math.max(lc.cos, c.cos);
       if (lc.sig && !lc.details && qDetails.length) lc.details = compareDetails(qDetails, this.detailsOf(lesson));
     }
+    // A lesson an agent wrote by the failing test's name has no signature in common with the runner's raw
+    // output (its generic assertion message is not the lesson); the test's name says it is the same failure.
+    const testNames = failingTestNames(qDetails);
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
       if (!keep(m)) continue;
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
+      if (!c.sig && testNames.length) c.test = namesFailingTest(m, testNames, this.detailsOf(m));
       scored.push(this.score(m, c, now, hasVectors, scopeOf(m).spec, meaning, model));
     }
     belowExact(scored);
@@ -298,7 +305,7 @@ export class RecallEngine {
     // A signature match outranks any word match of equal strength; words still order signature twins.
     // Another module / type / test ranks below the exact error (belowExact), and among memories of one
     // error the tighter scope goes first (specificFirst).
-    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : 0.85 * textRel;
+    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : c.test ? 0.55 + 0.45 * textRel : 0.85 * textRel;
     const score = clamp01(relevance * this.prior(m, now, spec));
     let weight = 0;
     for (const t of new Set(c.terms)) weight += meaning.idf.get(t) ?? 0;
@@ -306,6 +313,7 @@ export class RecallEngine {
     for (const t of meaning.message) if (c.terms.includes(t)) said++;
     const evidence: RecallEvidence = {
       signature: c.sig ? (nearMiss ? 'other-details' : 'same') : undefined,
+      ...(c.test ? { failingTest: true } : {}),
       otherError: !c.sig && meaning.isError && !!memorySignature(m),
       coverage: meaning.total > 0 ? weight / meaning.total : 0,
       messageCoverage: meaning.message.size ? said / meaning.message.size : undefined,
