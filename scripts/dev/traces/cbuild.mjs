@@ -1,7 +1,8 @@
 // C and C++ builds beyond one gcc call: g++ through make (gcc's `note:` lines beside the error, one
 // include that clears two errors, an include fix that turns a compile error into a link error), make's
 // own errors (a missing tab, a renamed source), cmake configure and include errors (build/ written on
-// every configure), ctest's summary lines, and a long build log with one error among many warnings.
+// every configure), ctest's summary lines, a long build log with one error among many warnings, and the
+// same include fixing the same error in two folders.
 import { story } from './story.mjs';
 
 const cxxMake = (objs, { extra = '' } = {}) => `CXX = g++\nCXXFLAGS = -Wall -std=c++17\n\napp: ${objs.join(' ')}\n\t$(CXX) -o app ${objs.join(' ')}${extra}\n\nsrc/%.o: src/%.cpp\n\t$(CXX) $(CXXFLAGS) -c $< -o $@\n\nclean:\n\trm -f app src/*.o\n`;
@@ -23,6 +24,34 @@ function manyModules() {
       : `#include "plugin.h"\n\nint plugin_${n}(struct ctx *ctx, int flags) {\n  return ${i};\n}\n`;
   }
   return files;
+}
+
+/** The same missing <iomanip> in two folders of one repository, fixed by the same include: one lesson. */
+function setwStory(name, folder, fn) {
+  const src = `${folder}/${fn}.cpp`;
+  return story({
+    name, family: 'gxx',
+    files: {
+      [`${folder}/Makefile`]: `${fn}: ${fn}.cpp\n\tg++ -Wall -std=c++17 -o ${fn} ${fn}.cpp\n`,
+      [src]: `#include <iostream>\n\nvoid row(const char* name, int n) {\n  std::cout << std::setw(12) << name << n << "\\n";\n}\n\nint main() {\n  row("${fn}", 1);\n}\n`,
+    },
+    steps: [
+      ['open', src],
+      ['run', 'make', 'fail', { cwd: folder }],
+      ['replace', src, '#include <iostream>\n', '#include <iostream>\n#include <iomanip>\n'],
+      ['run', 'make', 0, { cwd: folder }],
+    ],
+    label: {
+      description: `make in ${folder}/ (g++): "'setw' is not a member of 'std'" in ${src}; fixed by #include <iomanip>. The same include for the same error as in the repository's other folder: one lesson, at pattern`,
+      mustContain: ['#include <iomanip>'], mustNotClaim: [`${folder}/Makefile`],
+      errors: ['‘setw’ is not a member of ‘std’'],
+      lessons: 1, resolved: 'fixed', story: 'terminal', mergeGroup: 'gxx-iomanip-setw', classes: ['same-fix-two-folders'],
+    },
+    queries: [
+      { kind: 'related', file: 'tools/table.cpp', files: { 'tools/table.cpp': '#include <iostream>\nvoid t() { std::cout << std::setw(4) << 1; }\n' }, how: 'g++ -std=c++17 -c tools/table.cpp -o tools/table.o' },
+      { kind: 'near', file: src, files: { [src]: '#include <iostream>\nvoid t() { std::cout << std::quoted("x"); }\n' }, how: `g++ -std=c++17 -c ${src} -o ${folder}/x.o` },
+    ],
+  });
 }
 
 export const episodes = [
@@ -249,4 +278,31 @@ export const episodes = [
       { kind: 'near', file: 'src/mod_097.c', files: { 'src/mod_097.c': 'int plugin(void) {\n  return TIMEOUT_MS;\n}\n' }, how: 'gcc -Wall -c src/mod_097.c -o src/mod_097.o' },
     ],
   }),
+  story({
+    name: 'gcc-conflicting-types-agent', family: 'gcc',
+    files: {
+      'Makefile': 'CC = gcc\nCFLAGS = -Wall\n\nparse: main.c parse.c parse.h\n\t$(CC) $(CFLAGS) -o parse main.c parse.c\n',
+      'parse.h': '#ifndef PARSE_H\n#define PARSE_H\nint parse_size(const char *s);\n#endif\n',
+      'parse.c': '#include <stdlib.h>\n#include "parse.h"\n\nlong parse_size(const char *s) {\n  return strtol(s, NULL, 10) * 1024L;\n}\n',
+      'main.c': '#include <stdio.h>\n#include "parse.h"\n\nint main(void) {\n  printf("%ld\\n", (long) parse_size("4"));\n  return 0;\n}\n',
+    },
+    steps: [
+      ['open', 'parse.c'],
+      ['run', 'make', 'fail'],
+      ['agentReplace', 'parse.h', 'int parse_size(const char *s);', 'long parse_size(const char *s);'],
+      ['run', 'make', 0],
+    ],
+    label: {
+      description: "make (gcc): \"conflicting types for 'parse_size'; have 'long int(const char *)'\" in parse.c, with the note \"previous declaration of 'parse_size' with type 'int(const char *)'\" in parse.h; a coding agent changed the header's declaration to long, and make passed. The note is context, not the error",
+      mustContain: ['long parse_size(const char *s);'], mustNotClaim: ['Makefile', 'main.c'],
+      errors: ['conflicting types for ‘parse_size’'], mustNotSay: ['previous declaration of'],
+      lessons: 1, resolved: 'fixed', story: 'agent', classes: ['note-line'],
+    },
+    queries: [
+      { kind: 'related', file: 'size.c', files: { 'size.h': 'int parse_size(const char *s);\n', 'size.c': '#include "size.h"\nlong parse_size(const char *s) { return 0; }\n' }, how: 'gcc -Wall -c size.c -o size.o' },
+      { kind: 'near', file: 'parse.c', files: { 'parse.h': 'const char *parse_name(const char *s);\n', 'parse.c': '#include "parse.h"\nchar *parse_name(char *s) { return s; }\n' }, how: 'gcc -Wall -c parse.c -o parse.o' },
+    ],
+  }),
+  setwStory('gxx-setw-report', 'report', 'summary'),
+  setwStory('gxx-setw-cli', 'cli', 'listing'),
 ];

@@ -53,7 +53,7 @@ export const episodes = [
       description: 'git push on a new branch: "fatal: The current branch docs-typos has no upstream branch." with git\'s hint; fixed by the command it names, git push --set-upstream origin docs-typos. The notes.md edit was committed before and is not the fix',
       mustContain: ['git push --set-upstream origin docs-typos'], mustNotClaim: [], decoys: ['notes.md'],
       errors: ['The current branch docs-typos has no upstream branch.'],
-      lessons: 1, resolved: 'fixed', story: 'terminal', classes: ['install-command'],
+      lessons: 1, resolved: 'fixed', story: 'mixed',
     },
     queries: [
       { kind: 'related', file: 'src/app.js', files: { 'src/app.js': 'export {};\n' }, how: `${withRemote} && git checkout -q -b feature-login && git push` },

@@ -89,7 +89,7 @@ export const episodes = [
       ['run', 'node index.js', 0],
     ],
     label: {
-      description: 'npm ci: "`npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync" (Missing: ms@^2.1.3 from lock file); npm install brought the lockfile in sync, then npm ci passed. The lockfile change is the install\'s doing, summarised, not a hand fix',
+      description: 'npm ci: "`npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync" (Missing: ms@2.1.3 from lock file); npm install brought the lockfile in sync, then npm ci passed. The lockfile change is the install\'s doing, summarised, not a hand fix',
       mustContain: ['npm install'], mustNotClaim: ['index.js'],
       errors: ['can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync'],
       lessons: 1, resolved: 'fixed', story: 'terminal', classes: ['install-command', 'lockfile'],

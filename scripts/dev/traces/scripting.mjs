@@ -1,7 +1,7 @@
 // Scripting tools: perl (strict's "Global symbol" repeated per line, then its summary; @INC), prove
 // (Test::More's "Failed test" beside the "Result: FAIL" summary; a flaky test that passes after a docs
 // edit), bash (set -u, a typo'd command with a failing `which` between), shellcheck (terminal and the
-// editor extension), jq, and sqlite3 scripts.
+// editor extension; a check that passes on a plain rerun), jq, sqlite3 scripts, tclsh and awk.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { story } from './story.mjs';
 
 /** Seconds the "service" takes in the flaky perl test: a file outside the project, unseen by capture. */
 const FLAKY = join(tmpdir(), 'engram-trace-flaky-perl');
+/** Whether the health endpoint is up in the flaky bash check: likewise outside the project. */
+const HEALTH = join(tmpdir(), 'engram-trace-flaky-health');
 
 const moneyPm = 'package Money;\nuse strict;\nuse warnings;\nuse Exporter qw(import);\nour @EXPORT_OK = qw(round_half_up cents);\n\nsub round_half_up {\n  my ($x) = @_;\n  return int($x);\n}\n\nsub cents {\n  my ($x) = @_;\n  return $x * 100;\n}\n\n1;\n';
 const moneyT = "use strict;\nuse warnings;\nuse Test::More tests => 2;\nuse Money qw(round_half_up cents);\n\nis(cents(2), 200, 'cents multiplies by 100');\nis(round_half_up(2.5), 3, 'rounds half up');\n";
@@ -248,6 +250,152 @@ export const episodes = [
     queries: [
       { kind: 'related', file: 'db/demo.sql', files: { 'db/demo.sql': seed("INSERT INTO users (name, email) VALUES ('A', 'a@x.io');\nINSERT INTO users (name, email) VALUES ('B', 'a@x.io');\n") }, how: 'sqlite3 -bail demo.db < db/demo.sql' },
       { kind: 'near', file: 'db/seed.sql', files: { 'db/seed.sql': seed("INSERT INTO users (name) VALUES ('Ada');\n") }, how: 'sqlite3 -bail app.db < db/seed.sql' },
+    ],
+  }),
+  story({
+    name: 'bash-flaky-rerun-passes', family: 'bash',
+    files: { 'scripts/check-health.sh': `#!/usr/bin/env bash\n# The service's state: a file outside the project stands in for the network.\nif [ "$(cat ${HEALTH})" != up ]; then\n  echo "health check failed: service not ready" >&2\n  exit 1\nfi\necho "service healthy"\n` },
+    steps: [
+      () => writeFileSync(HEALTH, 'starting'),
+      ['open', 'scripts/check-health.sh'],
+      ['run', 'bash scripts/check-health.sh', 'fail'],
+      ['run', 'ls scripts', 0],
+      () => writeFileSync(HEALTH, 'up'),
+      ['run', 'bash scripts/check-health.sh', 0],
+    ],
+    label: {
+      description: 'bash scripts/check-health.sh: "health check failed: service not ready" while the service was starting (outside what capture sees); nothing was changed, and the rerun passed. A pass with no change is unexplained',
+      mustNotClaim: ['scripts/check-health.sh'], decoys: ['ls scripts'],
+      resolved: 'unexplained', story: 'terminal', classes: ['flaky', 'unexplained'],
+    },
+    queries: [
+      { kind: 'near', file: 'scripts/check-db.sh', files: { 'scripts/check-db.sh': 'echo "health check failed: database not ready" >&2\nexit 1\n' }, how: 'bash scripts/check-db.sh' },
+    ],
+  }),
+  story({
+    name: 'tcl-no-such-variable', family: 'tcl',
+    files: { 'invoice.tcl': 'set total 250\nset rate 0.2\nset tax [expr {$total * $rat}]\nputs "tax: $tax"\n' },
+    steps: [
+      ['open', 'invoice.tcl'],
+      ['run', 'tclsh invoice.tcl', 'fail'],
+      ['replace', 'invoice.tcl', '$total * $rat}', '$total * $rate}'],
+      ['run', 'tclsh invoice.tcl', 0],
+    ],
+    label: {
+      description: 'tclsh invoice.tcl: can\'t read "rat": no such variable, followed by Tcl\'s "while executing … invoked from within … (file "invoice.tcl" line 3)" context; the typo fixed to $rate',
+      mustContain: ['$total * $rate'], mustNotClaim: [],
+      errors: ['can\'t read "rat": no such variable'], mustNotSay: ['while executing'],
+      lessons: 1, resolved: 'fixed', story: 'terminal', classes: ['note-line'],
+    },
+    queries: [
+      { kind: 'related', file: 'payroll.tcl', files: { 'payroll.tcl': 'set rate 2\nputs [expr {10 * $rat}]\n' }, how: 'tclsh payroll.tcl' },
+      { kind: 'near', file: 'invoice.tcl', files: { 'invoice.tcl': 'set total 1\nputs [expr {$total * $discount}]\n' }, how: 'tclsh invoice.tcl' },
+    ],
+  }),
+  story({
+    name: 'awk-missing-brace', family: 'awk',
+    files: { 'scripts/sum.awk': 'BEGIN { FS = "," }\nNR > 1 { sum += $2\nEND { printf "total %d\\n", sum }\n', 'data/sales.csv': 'day,amount\nmon,120\ntue,80\n' },
+    steps: [
+      ['open', 'scripts/sum.awk'],
+      ['run', 'awk -f scripts/sum.awk data/sales.csv', 'fail'],
+      ['replace', 'scripts/sum.awk', 'NR > 1 { sum += $2\n', 'NR > 1 { sum += $2 }\n'],
+      ['run', 'awk -f scripts/sum.awk data/sales.csv', 0],
+    ],
+    label: {
+      description: 'awk -f scripts/sum.awk: a syntax error reported at the END line (the rule before it was never closed); closing the brace after sum += $2 fixed it',
+      mustContain: ['sum += $2 }'], mustNotClaim: ['data/sales.csv'],
+      errors: ['syntax error'],
+      lessons: 1, resolved: 'fixed', story: 'terminal',
+    },
+    queries: [
+      { kind: 'related', file: 'scripts/count.awk', files: { 'scripts/count.awk': '{ n++\nEND { print n }\n' }, how: 'awk -f scripts/count.awk /dev/null' },
+      { kind: 'near', file: 'scripts/sum.awk', files: { 'scripts/sum.awk': 'BEGIN { print 1 / 0 }\n' }, how: 'awk -f scripts/sum.awk' },
+    ],
+  }),
+  story({
+    name: 'bash-syntax-empty-else', family: 'bash',
+    files: { 'scripts/clean.sh': '#!/bin/bash\nif [ -d build ]; then\n  rm -rf build\nelse\nfi\necho cleaned\n' },
+    steps: [
+      ['open', 'scripts/clean.sh'],
+      ['run', 'bash scripts/clean.sh', 'fail'],
+      ['replace', 'scripts/clean.sh', 'else\nfi\n', 'else\n  echo "nothing to clean"\nfi\n'],
+      ['run', 'bash scripts/clean.sh', 0],
+    ],
+    label: {
+      description: "bash: \"scripts/clean.sh: line 5: syntax error near unexpected token `fi'\" (then the line itself, `fi'); an else branch cannot be empty, fixed by giving it a command",
+      mustContain: ['echo "nothing to clean"'], mustNotClaim: [],
+      errors: ["syntax error near unexpected token `fi'"],
+      lessons: 1, resolved: 'fixed', story: 'terminal',
+    },
+    queries: [
+      { kind: 'related', file: 'scripts/reset.sh', files: { 'scripts/reset.sh': 'if true; then\nelse\n  echo x\nfi\n' }, how: 'bash scripts/reset.sh' },
+      { kind: 'near', file: 'scripts/clean.sh', files: { 'scripts/clean.sh': 'for f in *; do\n  echo "$f"\n' }, how: 'bash scripts/clean.sh' },
+    ],
+  }),
+  story({
+    name: 'perl-cant-locate-method', family: 'perl',
+    files: {
+      'lib/Cart.pm': 'package Cart;\nuse strict;\nuse warnings;\n\nsub new { my ($class) = @_; return bless { items => [] }, $class; }\nsub add { my ($self, $p) = @_; push @{ $self->{items} }, $p; return $self; }\nsub total { my ($self) = @_; my $t = 0; $t += $_ for @{ $self->{items} }; return $t; }\n\n1;\n',
+      'bin/checkout.pl': 'use strict;\nuse warnings;\nuse lib "lib";\nuse Cart;\n\nmy $cart = Cart->new->add(5)->add(7);\nprint "total: ", $cart->sum, "\\n";\n',
+    },
+    steps: [
+      ['open', 'bin/checkout.pl'],
+      ['run', 'perl bin/checkout.pl', 'fail'],
+      ['run', 'grep -n "^sub" lib/Cart.pm', 0],
+      ['replace', 'bin/checkout.pl', '$cart->sum', '$cart->total'],
+      ['run', 'perl bin/checkout.pl', 0],
+    ],
+    label: {
+      description: 'perl: Can\'t locate object method "sum" via package "Cart" at bin/checkout.pl line 7; Cart has total (grep only looked), the call fixed in bin/checkout.pl',
+      mustContain: ['$cart->total'], mustNotClaim: ['lib/Cart.pm'], decoys: ['grep -n "^sub" lib/Cart.pm'],
+      errors: ['Can\'t locate object method "sum" via package "Cart"'],
+      lessons: 1, resolved: 'fixed', story: 'terminal', classes: ['read-only'],
+    },
+    queries: [
+      { kind: 'related', file: 'bin/receipt.pl', files: { 'lib/Cart.pm': 'package Cart;\nsub new { bless {}, shift }\n1;\n', 'bin/receipt.pl': 'use lib "lib";\nuse Cart;\nprint Cart->new->sum;\n' }, how: 'perl bin/receipt.pl' },
+      { kind: 'near', file: 'bin/checkout.pl', files: { 'lib/Cart.pm': 'package Cart;\nsub new { bless {}, shift }\n1;\n', 'bin/checkout.pl': 'use lib "lib";\nuse Cart;\nprint Cart->new->discount;\n' }, how: 'perl bin/checkout.pl' },
+    ],
+  }),
+  story({
+    name: 'jq-parse-error-data', family: 'jq',
+    files: { 'config/app.json': '{\n  "name": "shop",\n  "port": 8080\n  "debug": false\n}\n', 'scripts/port.sh': "#!/bin/bash\njq -r .port config/app.json\n" },
+    steps: [
+      ['open', 'config/app.json'],
+      ['run', 'bash scripts/port.sh', 'fail'],
+      ['replace', 'config/app.json', '"port": 8080\n', '"port": 8080,\n'],
+      ['run', 'bash scripts/port.sh', 0],
+    ],
+    label: {
+      description: 'jq: "parse error: Expected separator between values at line 4, column 9" — config/app.json lacked a comma after "port": 8080; fixed in the data file, not the script',
+      mustContain: ['"port": 8080,'], mustNotClaim: ['scripts/port.sh'],
+      errors: ['parse error: Expected separator between values'],
+      lessons: 1, resolved: 'fixed', story: 'terminal',
+    },
+    queries: [
+      { kind: 'related', file: 'config/db.json', files: { 'config/db.json': '{\n  "host": "db"\n  "port": 5432\n}\n' }, how: 'jq . config/db.json' },
+      { kind: 'near', file: 'config/app.json', files: { 'config/app.json': '{\n  "name": "shop",\n' }, how: 'jq . config/app.json' },
+    ],
+  }),
+  story({
+    name: 'sqlite-no-such-table', family: 'sqlite',
+    files: { 'db/schema.sql': seed(''), 'db/report.sql': 'SELECT name, email FROM user ORDER BY name;\n' },
+    steps: [
+      ['unseen', 'sqlite3 app.db < db/schema.sql'],
+      ['open', 'db/report.sql'],
+      ['run', 'sqlite3 -bail app.db < db/report.sql', 'fail'],
+      ['run', 'sqlite3 app.db .tables', 0],
+      ['replace', 'db/report.sql', 'FROM user ORDER', 'FROM users ORDER'],
+      ['run', 'sqlite3 -bail app.db < db/report.sql', 0],
+    ],
+    label: {
+      description: 'sqlite3 db/report.sql: "Parse error near line 1: no such table: user" — the table is users (.tables only looked); fixed in db/report.sql',
+      mustContain: ['FROM users ORDER'], mustNotClaim: ['db/schema.sql'], decoys: ['sqlite3 app.db .tables'],
+      errors: ['no such table: user'],
+      lessons: 1, resolved: 'fixed', story: 'terminal', classes: ['read-only'],
+    },
+    queries: [
+      { kind: 'related', file: 'db/export.sql', files: { 'db/schema.sql': seed(''), 'db/export.sql': 'SELECT email FROM user;\n' }, how: 'sqlite3 app.db < db/schema.sql && sqlite3 -bail app.db < db/export.sql' },
+      { kind: 'near', file: 'db/report.sql', files: { 'db/schema.sql': seed(''), 'db/report.sql': 'SELECT total FROM orders;\n' }, how: 'sqlite3 app.db < db/schema.sql && sqlite3 -bail app.db < db/report.sql' },
     ],
   }),
 ];
