@@ -60,6 +60,7 @@ const PATTERNS: { re: { re: RegExp; widths: number[] }; kind: DetailKind; noun: 
   { re: rx(String.raw`Import %Q could not be resolved`), kind: 'module', noun: 'module' },
   { re: rx(String.raw`(?:Cannot find implementation or library stub|Library stubs not installed) for (?:module named )?%Q`), kind: 'module', noun: 'module' },
   { re: rx(String.raw`%Q imported (?:and|but) (?:not used|unused)`), kind: 'module', noun: 'module' },
+  { re: rx(String.raw`imported and not used: %Q`), kind: 'module', noun: 'module' },
   // Go names packages without quotes.
   { re: rx(String.raw`(?:cannot find module providing package|no required module provides package) ([\w.~/-]{1,200})`), kind: 'module', noun: 'module' },
   { re: rx(String.raw`package ([\w.~/-]{1,200}) is not in (?:GOROOT|std)`), kind: 'module', noun: 'module' },

@@ -50,9 +50,10 @@ describe('error details in any quote style', () => {
     assert.strictEqual(same(a, fixture('pytest', 'pytest-fixture-not-found', 'b')), false);
   });
 
-  it('modules: pyright\'s "x", flake8\'s \'x\', and Go\'s unquoted package path', () => {
+  it('modules: pyright\'s "x", flake8\'s and Go\'s unused imports, and Go\'s unquoted package path', () => {
     assert.deepStrictEqual(read('  /workspace/app.py:1:6 - error: Import "utils.textutil" could not be resolved (reportMissingImports)'), ['module:utils.textutil']);
     assert.deepStrictEqual(read(runFixture('flake8-unused-import').text), ['module:os']);
+    assert.deepStrictEqual(read(runFixture('go-undefined-unused').text), ['module:os']);
     const go = runFixture('go-missing-module').text;
     assert.deepStrictEqual(read(go), ['module:example.com/missing/pkg']);
     assert.strictEqual(same(go, go.replaceAll('example.com/missing/pkg', 'github.com/google/uuid')), false);
