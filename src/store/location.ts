@@ -6,7 +6,7 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { EVENTS_FILE } from './eventLog';
+import { EVENTS_FILE } from './logFiles';
 
 export type StoreSource = 'flag' | 'env' | 'registry' | 'folder-file' | 'fallback';
 
