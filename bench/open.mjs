@@ -29,9 +29,6 @@ const usageHook = pathToFileURL(join(here, 'lib/usage.mjs')).href;
 const fts = join(here, 'lib/fts5.py');
 const cache = join(root, 'node_modules/.cache/engram-bench/open');
 
-if (args[0] === '--child-warm') await warmChild(args[1], args[2], args[3]);
-else await main();
-
 /** Runs a command with fd 3 as a pipe for its usage report; wall from spawn to exit. */
 function run(cmd, argv, { node = false } = {}) {
   const full = node ? ['--import', usageHook, ...argv] : argv;
@@ -92,7 +89,7 @@ async function main() {
       if (baseline) baseCold.push(recall(baseline, queries[i]));
     }
     row.cold = med(cold);
-    row.hit = cold.map(c => JSON.parse(c.stdout)).filter((res, i) => res.some(x => x.id === queries[i].expect)).length / runs;
+    row.hit = cold.map(c => resultsOf(JSON.parse(c.stdout))).filter((res, i) => res.some(x => x.id === queries[i].expect)).length / runs;
     row.ftsCold = med(ftsCold);
     if (baseline) row.baselineCold = med(baseCold);
 
@@ -110,6 +107,9 @@ async function main() {
   printTable(rows, !!baseline);
   if (args.includes('--json')) console.log(JSON.stringify(rows.map(r => ({ ...r, import: strip(r.import), ftsBuild: strip(r.ftsBuild), baselineImport: strip(r.baselineImport) }))));
 }
+
+/** recall --json: {query, results} now, a bare array before. */
+function resultsOf(out) { return Array.isArray(out) ? out : out.results ?? []; }
 
 function strip(r) { if (!r) return r; const { stdout: _, ...rest } = r; return rest; }
 
@@ -172,3 +172,7 @@ async function warmChild(storeJs, store, qfile) {
   await s.close();
   console.log(JSON.stringify({ openMs, p50: pct(times, 0.5), p95: pct(times, 0.95) }));
 }
+
+// Last, so every const above is initialised before it runs.
+if (args[0] === '--child-warm') await warmChild(args[1], args[2], args[3]);
+else await main();

@@ -27,7 +27,7 @@ const say = (...a) => { if (!json) console.log(...a); };
 const require = createRequire(join(root, 'package.json'));
 const pg = require('pg');
 const adminUrl = arg('database', undefined);
-const benchDb = `engram_bench_${process.pid}`;
+const benchDb = `team_bench_${process.pid}`;
 const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbUrl = adminUrl ?? admin.replace(/\/postgres$/, `/${benchDb}`);
 

@@ -59,11 +59,13 @@ commands:
   mcp                                   serve the memory to MCP clients (Claude Code, Cursor, Codex, …)
                                         over stdio: tools recall, remember, feedback, forget, show
   where [--json]                        the store folder these commands use, and how it was chosen
-  connect claude-code|codex|cursor|vscode [--user] [--hooks]
+  connect claude-code|codex|cursor|vscode [--user] [--hooks] [--server URL]
                                         add engram to that client's MCP config, keeping everything else:
                                         the project's .mcp.json, .cursor/mcp.json, .vscode/mcp.json; Codex's
                                         ~/.codex/config.toml; --user: ~/.claude.json, ~/.cursor/mcp.json;
-                                        --hooks: also Claude Code's capture hooks (.claude/settings.json)
+                                        --hooks: also Claude Code's capture hooks (.claude/settings.json);
+                                        --server: the team server's MCP over HTTP (URL/mcp), the token read
+                                        from $ENGRAM_TOKEN (VS Code asks for it once), never written
   disconnect claude-code|codex|cursor|vscode [--user]
                                         remove it again (and our Claude Code hooks)
   serve [--database URL] [--data DIR] [--host 127.0.0.1] [--port 7077] [--rate N] [--no-vectors]
@@ -109,7 +111,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   hook: [],
   mcp: [],
   where: [],
-  connect: ['hooks', 'user'],
+  connect: ['hooks', 'user', 'server'],
   disconnect: ['hooks', 'user'],
   serve: ['database', 'data', 'host', 'port', 'rate', 'no-vectors', 'tenant', 'principal', 'role'],
   team: ['server'],
@@ -176,7 +178,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
   // The team server and its clients (src/server), loaded only for these commands.
-  if (cmd === 'serve' || cmd === 'team' || args.flags.has('server')) {
+  if (cmd === 'serve' || cmd === 'team' || (args.flags.has('server') && cmd !== 'connect')) {
     const remote = await import('./server/cliEntry');
     try { return await remote.runServerCli(cmd, rest, args, io); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 1; }
   }
@@ -184,7 +186,11 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   if (start.note) io.err(`engram: ${start.note}\n`);
   const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder, folderGiven: start.given });
   if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
-  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io, { hooks: args.flags.has('hooks'), user: args.flags.has('user') });
+  if (cmd === 'connect' || cmd === 'disconnect') {
+    const server = args.flags.get('server');
+    if (server === true) { io.err('engram: --server needs the team server URL\n'); return 2; }
+    return runConnect(cmd, rest[0], location.folder, io, { hooks: args.flags.has('hooks'), user: args.flags.has('user'), server });
+  }
   // An agent's hook runs on every tool call: it only appends to its session file (no store opened) until
   // the session ends, and it never fails the agent's tool call (exit 0; problems on stderr).
   if (cmd === 'hook') {

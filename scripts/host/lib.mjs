@@ -103,6 +103,28 @@ export function copyWorkspace(src, dest) {
   return dest;
 }
 
+/**
+ * Installs a copied workspace's own npm dependencies (the demo's TypeScript) so its scripts work in the
+ * integrated terminal as its README says. Offline when the npm cache has them (--prefer-offline); `npm ci`
+ * when it has a lockfile. The calling npm's npm_* variables are dropped: under `npm start` they are the
+ * repo's own settings and package fields, not the workspace's. No-op without dependencies or when
+ * node_modules is already there.
+ */
+export function installWorkspaceDeps(dir) {
+  let pkg;
+  try { pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')); } catch { return false; }
+  const wanted = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).length > 0;
+  if (!wanted || fs.existsSync(path.join(dir, 'node_modules'))) return false;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
+  const lock = fs.existsSync(path.join(dir, 'package-lock.json'));
+  const args = [lock ? 'ci' : 'install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+  const started = Date.now();
+  const r = spawnSync('npm', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`npm ${args.join(' ')} in ${dir} failed (exit ${r.status}):\n${(r.stderr || r.stdout || '').trim()}`);
+  log(`installed ${path.basename(dir)}'s dependencies (npm ${args[0]}) in ${Date.now() - started} ms`);
+  return true;
+}
+
 /** Settings every harness run needs; callers add their own on top. */
 export const baseSettings = {
   'security.workspace.trust.enabled': false,
