@@ -10,6 +10,8 @@ import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
 import { failingTestNames, namesFailingTest } from './recall/failingTest';
+import { proseLesson, proseTexts, quotedNames, saysError } from './recall/proseError';
+import { primaryError } from './extract';
 import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
@@ -83,6 +85,8 @@ interface Candidate {
   details?: DetailMatch;
   /** Without a signature match: the memory names the test the query reports failing (recall/failingTest.ts). */
   test?: boolean;
+  /** Without a signature match: the lesson, in an agent's prose, says the query's error (recall/proseError.ts). */
+  says?: boolean;
 }
 
 export class RecallEngine {
@@ -104,6 +108,7 @@ export class RecallEngine {
     return this.lessonCache.byEpisode;
   }
   private readonly detailCache = new Map<string, { at: number; details: ErrorDetail[] }>();
+  private readonly proseCache = new Map<string, { at: number; texts: string[] }>();
 
   constructor(private readonly deps: RecallDeps) {}
 
@@ -125,7 +130,8 @@ export class RecallEngine {
     //    under another tool prefix (a pasted line without "error TS…:" framing) counts too.
     const sigs = this.signatures();
     const sigIds = new Map<string, string>(); // id -> label
-    for (const [key, label] of querySignatures(text)) {
+    const qSigs = querySignatures(text);
+    for (const [key, label] of qSigs) {
       for (const id of sigs.idsWith(key)) if (!sigIds.has(id)) sigIds.set(id, label);
       const code = codeOf(key);
       for (const other of sigs.keysWithText(signatureTextOf(key))) {
@@ -226,12 +232,15 @@ export class RecallEngine {
     // A lesson an agent wrote by the failing test's name has no signature in common with the runner's raw
     // output (its generic assertion message is not the lesson); the test's name says it is the same failure.
     const testNames = failingTestNames(qDetails);
+    let names: string[] | undefined;
+    const quoted = () => (names ??= quotedNames(primaryError(text)?.message));
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
       if (!keep(m)) continue;
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
       if (!c.sig && testNames.length) c.test = namesFailingTest(m, testNames, this.detailsOf(m));
+      if (!c.sig && !c.test && qSigs.size && proseLesson(m)) c.says = saysError(m, this.proseOf(m), qSigs.keys(), qDetails, quoted());
       scored.push(this.score(m, c, now, hasVectors, scopeOf(m).spec, meaning, model));
     }
     belowExact(scored);
@@ -305,7 +314,7 @@ export class RecallEngine {
     // A signature match outranks any word match of equal strength; words still order signature twins.
     // Another module / type / test ranks below the exact error (belowExact), and among memories of one
     // error the tighter scope goes first (specificFirst).
-    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : c.test ? 0.55 + 0.45 * textRel : 0.85 * textRel;
+    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : c.test || c.says ? 0.55 + 0.45 * textRel : 0.85 * textRel;
     const score = clamp01(relevance * this.prior(m, now, spec));
     let weight = 0;
     for (const t of new Set(c.terms)) weight += meaning.idf.get(t) ?? 0;
@@ -314,6 +323,7 @@ export class RecallEngine {
     const evidence: RecallEvidence = {
       signature: c.sig ? (nearMiss ? 'other-details' : 'same') : undefined,
       ...(c.test ? { failingTest: true } : {}),
+      ...(c.says ? { saysError: true } : {}),
       otherError: !c.sig && meaning.isError && !!memorySignature(m),
       coverage: meaning.total > 0 ? weight / meaning.total : 0,
       messageCoverage: meaning.message.size ? said / meaning.message.size : undefined,
@@ -323,6 +333,16 @@ export class RecallEngine {
       ...(m.kind === 'lesson' && m.unexplained ? { unexplained: true } : {}),
     };
     return { memory: m, score: round3(score), spec, c, evidence };
+  }
+
+  /** A prose lesson's sentences normalised as signatures are, cached per memory version. */
+  private proseOf(m: Memory): string[] {
+    const hit = this.proseCache.get(m.id);
+    if (hit && hit.at === m.updatedAt) return hit.texts;
+    const texts = proseTexts(m);
+    if (this.proseCache.size >= MAX_DETAIL_CACHE) this.proseCache.clear();
+    this.proseCache.set(m.id, { at: m.updatedAt, texts });
+    return texts;
   }
 
   /** Details of a memory's own error text, cached per memory version (signature matches only). */

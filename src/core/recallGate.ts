@@ -14,6 +14,8 @@ export interface RecallEvidence {
   signature?: 'same' | 'other-details';
   /** No signature in common, but the memory names the test the query reports failing (recall/failingTest.ts). */
   failingTest?: boolean;
+  /** No signature in common, but the lesson's prose says the query's error and its details (recall/proseError.ts). */
+  saysError?: boolean;
   /** The query is an error and the memory is about another one (its signature differs). */
   otherError?: boolean;
   /** Share of the query's meaning (idf-weighted words, unknown words counted at full weight) the memory has. */
@@ -52,6 +54,8 @@ export function isStrong(e: RecallEvidence): boolean {
   // A test runner's assertion message is the same for every test; the failing test's name tells which
   // failure it is, and a memory naming it is about this one (another test is a near miss: no name match).
   if (e.failingTest) return true;
+  // An agent's sentence that contains the error's message, with the module / types / test it names.
+  if (e.saysError) return true;
   // Which error it is, signatures decide; shared words ("no such file", "cannot find") do not make two
   // errors one. Words speak for memories without an error (facts, rules) or queries that are not one.
   if (e.otherError) return false;

@@ -87,10 +87,27 @@ describe('recall: lessons in an agent\'s words (issue 18, defect 8)', () => {
     assert.deepStrictEqual((await engine.recall({ text: 'FAILED tests/test_price.py::test_bulk_discount - assert 90 == 85', proactive: true })).map(r => r.memory.id), []);
   });
 
-  it('on the labelled set\'s train split: key-line lessons found unasked for at least 0.9 of raw outputs, near misses as quiet as before (0.85)', async () => {
+  it('a one-line summary that says the error (its message and the names it quotes) is shown unasked for the raw output; another name is a near miss', async () => {
+    const label = (t: string) => (JSON.parse(readFileSync(join(tracesDir(), `${t}.label.json`), 'utf8')) as { description: string }).description;
+    const summary = (id: string, trace: string) => lesson(id, { errorText: label(trace), rootCause: label(trace), fixApproach: label(trace) });
+    const engine = engineWith([summary('node', 'node-cjs-cannot-find-module'), summary('npe', 'java-npe-helpful-message'), summary('zod', 'ts-npm-install-zod')]);
+    assert.strictEqual((await engine.recall({ text: failingOutput('node-cjs-cannot-find-module'), proactive: true }))[0]?.memory.id, 'node');
+    assert.strictEqual((await engine.recall({ text: failingOutput('java-npe-helpful-message'), proactive: true }))[0]?.memory.id, 'npe');
+    // The same message about other names: String.length() and Main.name are not the lesson's.
+    const otherNpe = 'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "String.length()" because "Main.name" is null\n\tat Main.main(Main.java:3)';
+    assert.deepStrictEqual((await engine.recall({ text: otherNpe, proactive: true })).map(r => r.memory.id), []);
+    // Another module under the same code: the module is a detail the sentence must carry.
+    const otherModule = "src/forms.ts(1,19): error TS2307: Cannot find module 'lodash' or its corresponding type declarations.";
+    assert.deepStrictEqual((await engine.recall({ text: otherModule, proactive: true })).map(r => r.memory.id), []);
+  });
+
+  it('on the labelled set\'s train split: key-line lessons found unasked for at least 0.9 of raw outputs, summaries for 0.4, near misses as quiet as before', async () => {
     const s = await scoreAgentPairs(tracesDir(), 'key line');
     assert.ok(s.train.pairs >= 100, `train pairs ${s.train.pairs}`);
     assert.ok(s.train.strongHit1 >= 0.9, `unasked hit@1 ${s.train.strongHit1.toFixed(2)}; train misses: ${s.misses.join('; ')}`);
     assert.ok(s.train.quiet >= 0.85, `near misses quiet ${s.train.quiet.toFixed(2)}; train misses: ${s.misses.join('; ')}`);
+    const sum = await scoreAgentPairs(tracesDir(), 'summary');
+    assert.ok(sum.train.strongHit1 >= 0.4, `summary unasked hit@1 ${sum.train.strongHit1.toFixed(2)}`);
+    assert.ok(sum.train.quiet >= 0.95, `summary near misses quiet ${sum.train.quiet.toFixed(2)}; train misses: ${sum.misses.join('; ')}`);
   });
 });
