@@ -33,6 +33,14 @@ describe('secrets by class (issue 22)', () => {
       assert.strictEqual(maskSecrets(o.text, { genericHome: false }), o.text);
     });
   }
+  it('masking a JSON string of any sample leaves valid JSON (an escape after a value stays with its quote)', () => {
+    for (const text of [...SECRET_CLASSES.map(s => s.context), ...ORDINARY_CLASSES.map(o => o.text)]) {
+      for (const j of [JSON.stringify({ a: text }), JSON.stringify({ a: JSON.stringify({ b: text }) })]) {
+        const out = maskSecrets(j);
+        assert.doesNotThrow(() => JSON.parse(out), `${j.slice(0, 120)} -> ${out.slice(0, 120)}`);
+      }
+    }
+  });
   it('masks the input\'s own characters: an escaped value keeps its escapes around the mark', () => {
     const out = maskSecrets('{"manifest":"stringData:\\n  DB_PASSWORD: \\"Hq7#pLm2vR9xZa\\"\\n"}');
     assert.strictEqual(out, '{"manifest":"stringData:\\n  DB_PASSWORD: \\"«secret:env-secret»\\"\\n"}');
