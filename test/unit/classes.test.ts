@@ -32,17 +32,17 @@ describe('secrets by class (issue 22)', () => {
     assert.deepStrictEqual([...THIRD_HELD_OUT].sort(), [...hashRuleHeldOut(secrets), ...hashRuleHeldOut(ordinary)].sort());
     assert.strictEqual(new Set([...SECRET_CLASSES, ...ORDINARY_CLASSES].map(x => x.id)).size, SECRET_CLASSES.length + ORDINARY_CLASSES.length);
   });
-  // The third draw is committed before the detectors for it (bench/mask.mjs measures it); asserted from
-  // the commit that covers it.
-  const pending = (id: string) => THIRD_DRAW.secrets.includes(id) || THIRD_DRAW.ordinary.includes(id);
-  for (const s of SECRET_CLASSES) {
-    (pending(s.id) ? it.skip : it)(`masks ${s.cls} ${s.id} (${half(SECRETS_HELD_OUT, s.id)})`, () => {
+  // The third draw's held-out half is measured by bench/mask.mjs and never asserted here: a failing test
+  // names what failed, and what is named gets tuned on. Its train half is asserted like the rest.
+  const measuredOnly = (id: string) => THIRD_HELD_OUT.includes(id);
+  for (const s of SECRET_CLASSES.filter(x => !measuredOnly(x.id))) {
+    it(`masks ${s.cls} ${s.id} (${half(SECRETS_HELD_OUT, s.id)})`, () => {
       const out = maskSecrets(s.context);
       for (const n of classNeedles(s.value)) assert.ok(!out.includes(n), `"${n}" survived in: ${out}`);
     });
   }
-  for (const o of ORDINARY_CLASSES) {
-    (pending(o.id) ? it.skip : it)(`leaves ${o.cls} ${o.id} unchanged (${half(SECRETS_HELD_OUT, o.id)})`, () => {
+  for (const o of ORDINARY_CLASSES.filter(x => !measuredOnly(x.id))) {
+    it(`leaves ${o.cls} ${o.id} unchanged (${half(SECRETS_HELD_OUT, o.id)})`, () => {
       assert.strictEqual(maskSecrets(o.text, { genericHome: false }), o.text);
     });
   }

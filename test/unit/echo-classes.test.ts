@@ -11,12 +11,12 @@ import * as path from 'path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import { classNeedles, SECRET_CLASSES as ALL_CLASSES, THIRD_DRAW } from '../fixtures/secrets-classes';
+import { classNeedles, SECRET_CLASSES as ALL_CLASSES, THIRD_HELD_OUT } from '../fixtures/secrets-classes';
 import { INJECTION_CLASSES } from '../fixtures/injection-classes';
 import { buildCli } from './buildCli';
 
-// The third draw joins once the detectors cover it (its commit is before theirs).
-const SECRET_CLASSES = ALL_CLASSES.filter(s => !THIRD_DRAW.secrets.includes(s.id));
+// The third draw's held-out half is measured by bench/mask.mjs only (classes.test.ts says why).
+const SECRET_CLASSES = ALL_CLASSES.filter(s => !THIRD_HELD_OUT.includes(s.id));
 
 function filesUnder(dir: string): { file: string; text: string }[] {
   const out: { file: string; text: string }[] = [];

@@ -12,9 +12,10 @@ export const QUOTED_LITERAL = new RegExp(String.raw`(?<=(['"\x60]))(${QUOTED_CHA
 export const ASSIGNED_LITERAL = new RegExp(String.raw`(?<![=!<>])=[ \t]*()(${LITERAL_CHARS}{20,512})(?![A-Za-z0-9+/=_\-.~!@#$%^&*])`, 'g');
 const HEX_RUN = /^[0-9a-fA-F]+$/;
 const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
-// Also what names an id rather than a key (a certificate's serial, a commit, a request id) and openssl's
+// Also what names an id rather than a key (a certificate's serial, a commit, a request id, a server's
+// one-time nonce in a Digest challenge) and openssl's
 // `SHA2-256(file)= <hex>`.
-const DIGEST_NAME = /(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|crc32|hash|digest|checksum|etag|integrity|serial|fingerprint|commit|revision|oid|(?:request|trace|span|build|correlation)[-_]?id|uuid|guid)["']?\s*[=:]\s*["'\x60]?$|\b(?:sha[23]?|md5|blake2[bs]?|sm3|shake)[\w-]*\([^()\n]{1,200}\)\s*=\s*$/i;
+const DIGEST_NAME = /(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|crc32|hash|digest|checksum|etag|integrity|c?nonce|opaque|serial|fingerprint|commit|revision|oid|(?:request|trace|span|build|correlation)[-_]?id|uuid|guid)["']?\s*[=:]\s*["'\x60]?$|\b(?:sha[23]?|md5|blake2[bs]?|sm3|shake)[\w-]*\([^()\n]{1,200}\)\s*=\s*$/i;
 /** sha512-…, sha256:…, md5-… : a digest says what it is. */
 const DIGEST = /^(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh(?:32|64|128)?)[-:]/i;
 
