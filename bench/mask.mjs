@@ -183,6 +183,14 @@ function traceLines() {
   for (const f of readdirSync(base)) if (f.endsWith('.jsonl')) for (const l of readFileSync(join(base, f), 'utf8').split('\n')) if (l.trim()) walk(JSON.parse(l));
   return [...lines];
 }
+// Recorded real runs of git, npm, pip, sha*sum, openssl, ssh-keygen, gpg, cargo (bench/data/record-ordinary.sh):
+// digests, object ids, fingerprints and public keys that masking must leave byte for byte.
+const ordinaryOutput = readdirSync(join(root, 'test/fixtures/ordinary-output')).filter(f => f.endsWith('.txt'))
+  .map(f => ({ name: f, text: readFileSync(join(root, 'test/fixtures/ordinary-output', f), 'utf8') }));
+const recordedRows = [['before issue 22', m.before22], ['current', m.current]].map(([name, mod]) => {
+  const changed = ordinaryOutput.filter(f => mod.maskSecrets(f.text, { genericHome: false }) !== f.text);
+  return { name, changed: changed.length, files: ordinaryOutput.length, lines: ordinaryOutput.reduce((a, f) => a + f.text.split('\n').filter(Boolean).length, 0), examples: changed.map(f => f.name) };
+});
 const guardOrdinary = [...new Set([...tool.lines, ...ordinary, ...traceLines(), ...m.injectionOld.BENIGN])];
 const guardRows = [['before issue 22', m.poisonBefore22], ['current', m.poison]].map(([name, p]) => {
   const flagged = guardOrdinary.filter(l => p.detectInjection(l).length);
@@ -191,7 +199,7 @@ const guardRows = [['before issue 22', m.poisonBefore22], ['current', m.poison]]
 });
 
 if (asJson) {
-  console.log(JSON.stringify({ rows, classRows, guardRows, signatureUsPerMsg: sig.wall / typical.length, signatureCpuUsPerMsg: sig.cpu / typical.length }, null, 2));
+  console.log(JSON.stringify({ rows, classRows, guardRows, recordedRows, signatureUsPerMsg: sig.wall / typical.length, signatureCpuUsPerMsg: sig.cpu / typical.length }, null, 2));
 } else {
   console.log(`Masking bench — ${cpus().length} CPUs, Node ${process.version}, load ${loadavg().map(x => x.toFixed(1)).join(' ')}`);
   console.log(`corpus: ${corpus.length} secrets in context; ordinary: ${ordinary.length} lines (issue + real tool output + NOT_SECRETS), ${tool.lines.length} recorded tool-output lines (${kb.toFixed(0)} KB); typical message: ${typical.length} lines, mean ${Math.round(typical.reduce((a, l) => a + l.length, 0) / typical.length)} chars\n`);
@@ -211,6 +219,7 @@ if (asJson) {
     console.log(`guard ${g.name}: injection.ts attempts flagged ${g.attacks}/${g.attackTotal}; ordinary lines flagged ${g.flagged}/${g.lines} (tool output, masking fixtures, traces, injection.ts benign)`);
     for (const x of g.examples) console.log(`  flagged: ${JSON.stringify(x).slice(0, 120)}`);
   }
+  for (const r of recordedRows) console.log(`recorded ordinary output (${r.files} files, ${r.lines} lines: git, npm pack, pip hash, sha*sum, openssl, ssh-keygen, gpg, cargo), ${r.name}: ${r.changed} files changed${r.examples.length ? ` (${r.examples.join(', ')})` : ''}`);
   const frac = ([a, b]) => `${a}/${b}`;
   for (const [title, key] of [['secrets masked (issue 22 corpus)', 'masked'], ['ordinary lines unchanged', 'kept'], ['injections flagged', 'flagged'], ['benign lines unflagged', 'clean']]) {
     console.log(`\n${title}: train / held-out`);

@@ -11,6 +11,7 @@ import { RecallService } from './core/recallService';
 import type { FeedbackOutcome, Memory, MemoryKind, OwnerScope, RecallResult } from './core/types';
 import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
+import { maskEcho } from './core/echo';
 import { recallResultJson } from './core/recallJson';
 import { renderMemoryAnswer, SURFACES } from './core/render/memoryAnswer';
 import { boundedLines, type OversizedLine } from './store/lineReader';
@@ -167,11 +168,16 @@ function list<T extends string>(args: Args, name: string, allowed: readonly T[])
 interface Io { out(s: string): void; err(s: string): void; stdin(): AsyncIterable<string> }
 
 export async function main(argv: string[], rawIo: Io): Promise<number> {
-  // Everything printed passes one filter: memory text is untrusted and must not drive the terminal.
-  const io: Io = { ...rawIo, out: s => rawIo.out(escapeControls(s)), err: s => rawIo.err(escapeControls(s)) };
+  // Everything printed passes one filter: memory text is untrusted and must not drive the terminal, and
+  // nothing is echoed unmasked (a query, a trace's command line in replay's "stored", a file name in an
+  // error): agents and CI logs keep what the CLI prints. `engram serve` alone prints a secret on purpose
+  // (a new token, once), so its output is not masked.
+  let echo = (s: string) => escapeControls(maskEcho(s));
+  const io: Io = { ...rawIo, out: s => rawIo.out(echo(s)), err: s => rawIo.err(echo(s)) };
   let args: Args;
   try { args = parseArgs(argv); } catch (e) { io.err(`engram: ${(e as Error).message}\n${USAGE}\n`); return 2; }
   const [cmd, ...rest] = args.positional;
+  if (cmd === 'serve') echo = escapeControls;
   if (args.flags.has('help') || !cmd || cmd === 'help') { io.out(USAGE + '\n'); return cmd || args.flags.has('help') ? 0 : 2; }
   const json = args.flags.has('json');
   const commands: Record<string, true> = { import: true, recall: true, export: true, stats: true, show: true, forget: true, feedback: true, replay: true, ingest: true, hook: true, mcp: true, where: true, connect: true, disconnect: true, serve: true, team: true };

@@ -60,6 +60,8 @@ const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ..
 interface Span { start: number; end: number; kind: string; replacement: string }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+/** What follows a backslash that starts an escape in JSON or a shell string. */
+const ESCAPED_NEXT = /^["'\\nrtu/]$/;
 
 const NOT_A_SECRET_KIND = new Set(['home', 'user', 'host', 'path']);
 
@@ -104,6 +106,10 @@ type Add = (start: number, end: number, kind: string, replacement?: string) => v
 function collect(text: string, opts: MaskOptions): Span[] {
   const spans: Span[] = [];
   const add: Add = (start, end, kind, replacement = `«secret:${kind}»`) => {
+    // A value read on the raw text can swallow the backslash of the escape after it (`--token X\"`,
+    // `KEY=X\n`): that backslash belongs to the quote or line break, and masking it would unbalance a
+    // JSON string (an echo of the text would no longer parse).
+    while (end > start && text.charCodeAt(end - 1) === 92 /* \ */ && ESCAPED_NEXT.test(text[end] ?? '')) end--;
     if (end > start) spans.push({ start, end, kind, replacement });
   };
   detectAll(text, opts, spans, add);

@@ -4,6 +4,7 @@
 import type { Fact, Lesson, MemoryBase, MemorySource, Rule } from './types';
 import { newId } from './ids';
 import { maskSecrets } from './mask';
+import { detectInjection } from './poison';
 import { signatureKeyOf } from './recall';
 import { normaliseSignature, signatureOf } from './signature';
 
@@ -13,6 +14,15 @@ export interface Origin {
   /** Agent namespace: "user" for the person, "copilot" for the tool. */
   agent: string;
   now?: number;
+}
+
+/**
+ * What the text said before masking: masking can take out the carrier of an instruction (base64 of one
+ * becomes «secret:…») and the memory should still be flagged for what it came with.
+ */
+function rawFlags(...texts: (string | undefined)[]): { flagged?: string[] } {
+  const reasons = [...new Set(texts.flatMap(t => (t ? detectInjection(t) : [])))];
+  return reasons.length ? { flagged: reasons } : {};
 }
 
 function base(origin: Origin, prefix: string, scope: string[], tags: string[]): Omit<MemoryBase, 'kind'> {
@@ -48,6 +58,7 @@ export function newLesson(origin: Origin, input: {
     fixApproach: maskSecrets(input.fixApproach.trim()),
     evidence: [],
     outcome: 'success',
+    ...rawFlags(input.errorText, input.rootCause, input.fixApproach),
   };
 }
 
@@ -58,6 +69,7 @@ export function newFact(origin: Origin, input: { content: string; scope?: string
     content: maskSecrets(input.content.trim()),
     topic: input.topic,
     type: 'fact',
+    ...rawFlags(input.content),
   };
 }
 
@@ -66,6 +78,7 @@ export function newRule(origin: Origin, input: { instruction: string; scope?: st
     ...base(origin, 'rule', input.scope ?? [], input.tags ?? []),
     kind: 'rule',
     instruction: maskSecrets(input.instruction.trim()),
+    ...rawFlags(input.instruction),
   };
 }
 

@@ -41,7 +41,8 @@ const OWN_DETECTORS: InjectionDetector[] = [
   // A link whose query string carries data out when followed: a template to fill ({…}, $(…), {{…}}), a
   // placeholder in capitals (SECRET_FROM_CONTEXT, PASTE_TOKEN_HERE) or a long opaque value. Inline,
   // reference-style, autolinks and HTML anchors alike; a docs link with ?tab=files or ?q=eslint does not.
-  { reason: 'contains a link that can send data out', re: /(?:\]\(\s*<?|^\s*\[[^\]\n]{1,100}\]:\s*<?|<|\bhref\s*=\s*["']?)\s*(?:https?:)?\/\/[^\s)"'<>?]{1,300}\?[^\s)"'<>]*?=(?:[^\s)"'<>&]*(?:\{|\}|\$\(|\$\{)|[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}(?![a-z])|(?:SECRET|TOKEN|PASSWORD|APIKEY|API_KEY|DATA|ENV|CONTEXT|HISTORY|CONVERSATION)S?(?![a-z])|[A-Za-z0-9+/%_=]{24,})/m },
+  // A value the masker replaced («secret:…») was data in the link: the text is read masked as often as not.
+  { reason: 'contains a link that can send data out', re: /(?:\]\(\s*<?|^\s*\[[^\]\n]{1,100}\]:\s*<?|<|\bhref\s*=\s*["']?)\s*(?:https?:)?\/\/[^\s)"'<>?]{1,300}\?[^\s)"'<>]*?=(?:[^\s)"'<>&]*(?:\{|\}|\$\(|\$\{)|«(?:secret:[\w-]+|email|phone)»|[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}(?![a-z])|(?:SECRET|TOKEN|PASSWORD|APIKEY|API_KEY|DATA|ENV|CONTEXT|HISTORY|CONVERSATION)S?(?![a-z])|[A-Za-z0-9+/%_=]{24,})/m },
   // HTML comments are invisible when rendered but the model reads them; flag those that address it.
   { reason: 'hides text for the agent in an HTML comment', re: /<!--(?:(?!-->)[\s\S]){0,2000}?\b(assistant|ai|copilot|llm|claude|gpt|chatgpt|language\s+model|you\s+must|you\s+will|you\s+are\s+now)\b/i },
   // Korean instruction overrides

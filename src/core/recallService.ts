@@ -13,6 +13,7 @@
 // index, pgvector, the constraints) and ranks them with the same RecallEngine over the interfaces in
 // recall/source.ts; it gets owners, stale check, caps, gate, data block and trimming from here unchanged.
 // Pure: no Node, no VS Code.
+import { maskSecrets } from './mask';
 import { mergeRecall } from './recallMerge';
 import type { Memory, OwnerScope, RecallQuery, RecallResult, StaleCheck } from './types';
 
@@ -64,7 +65,9 @@ export class RecallService {
       await main.refresh?.();
       await personal?.refresh?.().catch(() => undefined);
     }
-    const query: RecallQuery = { ...q, k, owners, isStale: opts.checkStale === false ? undefined : q.isStale ?? this.opts.isStale };
+    // The query is masked as stored text is: it then matches what the store holds («secret:…» for
+    // «secret:…»), and nothing the answer repeats of it (the words a match is explained by) is a secret.
+    const query: RecallQuery = { ...q, text: maskSecrets(q.text), k, owners, isStale: opts.checkStale === false ? undefined : q.isStale ?? this.opts.isStale };
     const results = await main.recall(query);
     const mine = personal ? await personal.recall({ ...query, owners: ['personal'] }) : [];
     return mergeRecall(results, mine, k);

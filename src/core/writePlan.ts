@@ -56,7 +56,11 @@ export function prepareMemory(input: Memory, ctx: PlanContext, trusted = false):
   if (input.id && findSecrets(input.id).length) throw new Error('a memory id may not hold personal data or a secret (it would be masked and collide)');
   if (input.id && /[\x00-\x1f\x7f-\x9f]/.test(input.id)) throw new Error('a memory id may not hold control characters');
   // Terminal escapes and control characters leave here, before anything is stored or shown.
-  const m = maskRecord(sanitizeRecord({ ...input })) as Memory;
+  const clean = sanitizeRecord({ ...input });
+  // Instructions are looked for before masking as well: masking can take the carrier out of a payload
+  // (base64 of an instruction becomes «secret:…»), and the record should still say what it came with.
+  const rawReasons = detectMemoryInjection(clean);
+  const m = maskRecord(clean) as Memory;
   m.id = m.id || newId(m.kind[0]);
   m.createdAt ??= ctx.now;
   m.updatedAt ??= m.createdAt;
@@ -77,7 +81,7 @@ export function prepareMemory(input: Memory, ctx: PlanContext, trusted = false):
     m.errorText ??= '';
     if (!m.errorSignature && m.errorText) m.errorSignature = signatureKeyOf(m.errorText) ?? '';
   }
-  const reasons = detectMemoryInjection(m);
+  const reasons = [...rawReasons, ...detectMemoryInjection(m)];
   if (reasons.length) m.flagged = [...new Set([...(m.flagged ?? []), ...reasons])];
   return m;
 }

@@ -4,6 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
+import { maskEcho } from '../core/echo';
 import { RecallService } from '../core/recallService';
 import { RECALL_INPUT_SCHEMA } from '../core/schemaToolInput';
 import type { FeedbackOutcome, Logger } from '../core/types';
@@ -29,9 +30,11 @@ export interface McpOptions {
   log: Logger;
 }
 
-const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+// Every answer is masked on its way out (core/echo.ts): a tool repeats what it was given.
+const masked = maskEcho;
+const text = (t: string) => ({ content: [{ type: 'text' as const, text: masked(t) }] });
 /** A failure the model can act on: a tool result marked isError, not a crashed server. */
-const failure = (e: unknown) => ({ content: [{ type: 'text' as const, text: (e as Error).message ?? String(e) }], isError: true });
+const failure = (e: unknown) => ({ content: [{ type: 'text' as const, text: masked((e as Error).message ?? String(e)) }], isError: true });
 
 async function guarded(log: Logger, name: string, run: () => Promise<string> | string) {
   try {

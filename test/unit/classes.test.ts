@@ -7,7 +7,10 @@ import { maskSecrets } from '../../src/core/mask';
 import { detectInjection } from '../../src/core/poison';
 import { buildMemoryContext, dataText } from '../../src/core/prompt';
 import type { Fact } from '../../src/core/types';
-import { classNeedles, HELD_OUT as SECRETS_HELD_OUT, ORDINARY_CLASSES, SECRET_CLASSES } from '../fixtures/secrets-classes';
+import * as fs from 'fs';
+import * as path from 'path';
+import { classNeedles, hashRuleHeldOut, HELD_OUT as SECRETS_HELD_OUT, ORDINARY_CLASSES, SECRET_CLASSES, THIRD_DRAW, THIRD_HELD_OUT } from '../fixtures/secrets-classes';
+import { repoRoot } from './buildCli';
 import { BENIGN_CLASSES, HELD_OUT as INJECTION_HELD_OUT, INJECTION_CLASSES } from '../fixtures/injection-classes';
 
 const half = (held: ReadonlySet<string>, id: string) => (held.has(id) ? 'held out' : 'train');
@@ -15,24 +18,52 @@ const half = (held: ReadonlySet<string>, id: string) => (held.has(id) ? 'held ou
 describe('secrets by class (issue 22)', () => {
   it('the corpus covers every class with both halves, and its needles are in the raw text', () => {
     const classes = new Set(SECRET_CLASSES.map(s => s.cls));
-    assert.strictEqual(classes.size, 7);
+    assert.strictEqual(classes.size, 8);
     for (const cls of classes) {
       const all = SECRET_CLASSES.filter(s => s.cls === cls);
       assert.ok(all.some(s => SECRETS_HELD_OUT.has(s.id)) && all.some(s => !SECRETS_HELD_OUT.has(s.id)), cls);
     }
     for (const s of SECRET_CLASSES) for (const n of classNeedles(s.value)) assert.ok(s.context.includes(n), `${s.id}: ${n}`);
   });
-  for (const s of SECRET_CLASSES) {
+  it('the third draw\'s held-out half is the hash rule\'s, per class (not picked by hand)', () => {
+    const secrets = SECRET_CLASSES.filter(x => THIRD_DRAW.secrets.includes(x.id));
+    const ordinary = ORDINARY_CLASSES.filter(x => THIRD_DRAW.ordinary.includes(x.id));
+    assert.strictEqual(secrets.length + ordinary.length, THIRD_DRAW.secrets.length + THIRD_DRAW.ordinary.length, 'ids are unique');
+    assert.deepStrictEqual([...THIRD_HELD_OUT].sort(), [...hashRuleHeldOut(secrets), ...hashRuleHeldOut(ordinary)].sort());
+    assert.strictEqual(new Set([...SECRET_CLASSES, ...ORDINARY_CLASSES].map(x => x.id)).size, SECRET_CLASSES.length + ORDINARY_CLASSES.length);
+  });
+  // The third draw's held-out half is measured by bench/mask.mjs and never asserted here: a failing test
+  // names what failed, and what is named gets tuned on. Its train half is asserted like the rest.
+  const measuredOnly = (id: string) => THIRD_HELD_OUT.includes(id);
+  for (const s of SECRET_CLASSES.filter(x => !measuredOnly(x.id))) {
     it(`masks ${s.cls} ${s.id} (${half(SECRETS_HELD_OUT, s.id)})`, () => {
       const out = maskSecrets(s.context);
       for (const n of classNeedles(s.value)) assert.ok(!out.includes(n), `"${n}" survived in: ${out}`);
     });
   }
-  for (const o of ORDINARY_CLASSES) {
+  for (const o of ORDINARY_CLASSES.filter(x => !measuredOnly(x.id))) {
     it(`leaves ${o.cls} ${o.id} unchanged (${half(SECRETS_HELD_OUT, o.id)})`, () => {
       assert.strictEqual(maskSecrets(o.text, { genericHome: false }), o.text);
     });
   }
+  // Real runs of git, npm pack, pip hash, sha*sum, openssl, ssh-keygen, gpg, cargo (bench/data/record-ordinary.sh):
+  // digests, object ids, fingerprints, serials and public keys, byte for byte. Measured once before it had
+  // a split (two files were changed then, fixed by class), so all of it counts as train.
+  const ordinaryDir = path.join(repoRoot(), 'test/fixtures/ordinary-output');
+  for (const f of fs.readdirSync(ordinaryDir).filter(n => n.endsWith('.txt'))) {
+    it(`leaves the recorded ${f} unchanged`, () => {
+      const text = fs.readFileSync(path.join(ordinaryDir, f), 'utf8');
+      assert.strictEqual(maskSecrets(text, { genericHome: false }), text);
+    });
+  }
+  it('masking a JSON string of any sample leaves valid JSON (an escape after a value stays with its quote)', () => {
+    for (const text of [...SECRET_CLASSES.map(s => s.context), ...ORDINARY_CLASSES.map(o => o.text)]) {
+      for (const j of [JSON.stringify({ a: text }), JSON.stringify({ a: JSON.stringify({ b: text }) })]) {
+        const out = maskSecrets(j);
+        assert.doesNotThrow(() => JSON.parse(out), `${j.slice(0, 120)} -> ${out.slice(0, 120)}`);
+      }
+    }
+  });
   it('masks the input\'s own characters: an escaped value keeps its escapes around the mark', () => {
     const out = maskSecrets('{"manifest":"stringData:\\n  DB_PASSWORD: \\"Hq7#pLm2vR9xZa\\"\\n"}');
     assert.strictEqual(out, '{"manifest":"stringData:\\n  DB_PASSWORD: \\"«secret:env-secret»\\"\\n"}');

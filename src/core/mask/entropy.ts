@@ -12,7 +12,10 @@ export const QUOTED_LITERAL = new RegExp(String.raw`(?<=(['"\x60]))(${QUOTED_CHA
 export const ASSIGNED_LITERAL = new RegExp(String.raw`(?<![=!<>])=[ \t]*()(${LITERAL_CHARS}{20,512})(?![A-Za-z0-9+/=_\-.~!@#$%^&*])`, 'g');
 const HEX_RUN = /^[0-9a-fA-F]+$/;
 const BASE64_RUN = /^[A-Za-z0-9+/_-]+={0,2}$/;
-const DIGEST_NAME = /(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|crc32|hash|digest|checksum|etag|integrity)["']?\s*[=:]\s*["'\x60]?$/i;
+// Also what names an id rather than a key (a certificate's serial, a commit, a request id, a server's
+// one-time nonce in a Digest challenge) and openssl's
+// `SHA2-256(file)= <hex>`.
+const DIGEST_NAME = /(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|crc32|hash|digest|checksum|etag|integrity|c?nonce|opaque|serial|fingerprint|commit|revision|oid|(?:request|trace|span|build|correlation)[-_]?id|uuid|guid)["']?\s*[=:]\s*["'\x60]?$|\b(?:sha[23]?|md5|blake2[bs]?|sm3|shake)[\w-]*\([^()\n]{1,200}\)\s*=\s*$/i;
 /** sha512-…, sha256:…, md5-… : a digest says what it is. */
 const DIGEST = /^(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh(?:32|64|128)?)[-:]/i;
 
@@ -24,7 +27,7 @@ const DIGEST = /^(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh(?:32|64|128)?)[-:]
 export function secretLiteral(value: string, text: string, start: number): boolean {
   if (DIGEST.test(value)) return false;
   // A digest named just before it: pip's `…whl#sha256=<hex>`, `--hash=sha256:…`, `checksum=…`, `etag="…"`.
-  if (DIGEST_NAME.test(text.slice(Math.max(0, start - 24), start))) return false;
+  if (DIGEST_NAME.test(text.slice(Math.max(0, start - 220), start))) return false;
   if (HEX_RUN.test(value) && !/=\s*["'\x60]?$/.test(text.slice(Math.max(0, start - 3), start))) return false;
   if (/\.(?:js|mjs|cjs|css|map|wasm|png|svg|woff2?|json|html|chunk)$/i.test(value)) return false;
   if (encodedText(value)) return false;

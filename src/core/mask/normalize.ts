@@ -14,7 +14,7 @@ export interface MaskView {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
-const ESCAPE = /\\["\\]/g;
+const ESCAPE = /\\["'\\]/g;
 
 /** Views of the lines of `input` that normalising changes, each with the offset of its line. */
 export function maskViews(input: string): { offset: number; view: MaskView }[] {
@@ -45,9 +45,9 @@ export function maskView(input: string): MaskView {
   const view: MaskView = { text: input, steps: [] };
   // Three plain scans: one regex with the three alternatives cost more than all the rest of the view.
   if (!input.includes('\\') && !input.includes('\r') && !NON_ASCII.test(input)) return view;
-  // Escapes: `\"` is a quote and `\\` a backslash, twice for JSON quoted inside JSON. `\n` stays as it is:
+  // Escapes: `\"` (and `\'`, a Python repr's or a shell's) is a quote and `\\` a backslash, twice for JSON quoted inside JSON. `\n` stays as it is:
   // a Windows path (C:\new) would turn into a line break, and the PEM detector reads `\n` itself.
-  for (let pass = 0; pass < 2 && /\\["\\]/.test(view.text); pass++) {
+  for (let pass = 0; pass < 2 && /\\["'\\]/.test(view.text); pass++) {
     const dropped: number[] = [];
     ESCAPE.lastIndex = 0;
     for (let m = ESCAPE.exec(view.text); m; m = ESCAPE.exec(view.text)) dropped.push(m.index);

@@ -3,6 +3,7 @@
 // sshpass -p, mysql -p, --password). Where only the value can tell, it must look like a password
 // (passwordLike), so "password is incorrect" or "비밀번호가 틀렸습니다" are left alone.
 import { notPlaceholder, passwordLike, type Detector } from './detector';
+import { tokenLike } from './prose';
 
 // A bare value ends at whitespace, a quote or `;` (connection strings); after a short key also at `&`
 // and `,` (query strings, CSV), where a password rarely puts them.
@@ -40,6 +41,31 @@ export const PASSWORD_DETECTORS: Detector[] = [
     pick: pickValue, accept: (v, m) => notPlaceholder(v) && !/^\d{1,3}$/.test(v) && (m[4] === undefined ? /[A-Za-z0-9]/.test(v) && v.length >= 4 : passwordLike(v)),
   },
 ];
+
+/**
+ * Commands whose output is a credential and nothing else (a terminal, a CI log with `set -x`): macOS
+ * keychain lookups with -w, registry login passwords, cloud access tokens, secret stores read by field,
+ * Kubernetes secrets decoded, password managers, a newly generated key.
+ */
+const PRINTERS = [
+  String.raw`\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b`,
+  String.raw`\baws\s+ecr(?:-public)?\s+get-login-password\b`,
+  String.raw`\baws\s+configure\s+get\s+\S*(?:secret|token|key)\S*`,
+  String.raw`\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b`,
+  String.raw`\baz\s+account\s+get-access-token\b[^\n]*(?:-o|--output)\s+tsv`,
+  String.raw`\bvault\s+(?:kv\s+get|read|token\s+create|write)\b[^\n]*-field[= ]`,
+  String.raw`\bkubectl\b[^\n]*\bsecrets?\b[^\n]*(?:jsonpath|go-template)[^\n]*(?:base64\s+(?:-d|--decode))?`,
+  String.raw`\bkubectl\s+create\s+token\b`,
+  String.raw`\bop\s+(?:read\b|item\s+get\b[^\n]*--fields)`,
+  String.raw`\b(?:pass|gopass)\s+show\b`,
+  String.raw`\bbw\s+get\s+password\b`,
+  String.raw`\blpass\s+show\b[^\n]*--password`,
+  String.raw`\bheroku\s+auth:token\b`,
+  String.raw`\bgh\s+auth\s+token\b`,
+  String.raw`\bdoctl\s+auth\s+token\b`,
+  String.raw`\bopenssl\s+rand\s+-(?:hex|base64)\b`,
+];
+const PRINTER_HINT = /find-(?:generic|internet)-password|get-login-password|configure\s+get|print-(?:access|identity)-token|get-access-token|-field|secret|create\s+token|\bop\s|\s+show\b|get\s+password|auth:token|auth\s+token|rand\s+-/;
 
 // A command-line value: quoted, or bare up to whitespace or a closing quote (`bash -c "… --token X"`).
 const ARG = String.raw`(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([^\s"'\x60;|&()]{1,200}))(?=[\s"'\x60;|&()]|$)`;
@@ -85,6 +111,12 @@ export const COMMAND_LINE_DETECTORS: Detector[] = [
   { kind: 'cli-password', hint: /mysql|mariadb/, re: /\b(?:mysql(?:dump|admin|import|show)?|mariadb(?:-dump)?)\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
   { kind: 'cli-password', hint: /sshpass/, re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: v => notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && v.length >= 3 },
   { kind: 'cli-password', hint: /curl/, re: /\bcurl\b[^\n]{0,300}?\s(?:-u|--user)(?:\s+|=)?(["']?)[^\s:"']{1,100}:([^\s"']{1,200})\1/g, group: 2, accept: notPlaceholder },
-  // macOS `security find-generic-password -w` prints the password alone on the next line.
-  { kind: 'password', hint: /find-(?:generic|internet)-password/, re: /\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b[^\n]*\n[ \t]*([^\s"']{4,200})[ \t]*(?=\n|$)/g, group: 1, accept: notPlaceholder },
+  // A credential after a flag named just --auth (netlify --auth, --auth TOKEN): only a value that looks
+  // like one (--auth basic, --auth none name a method).
+  { kind: 'cli-password', hint: /--auth\b/, re: new RegExp(String.raw`(?:^|[\s"'(])--auth(?:=|\s+)${ARG}`, 'g'), pick: m => pickArg(m, 1), accept: v => flagValue(v) && (passwordLike(v) || tokenLike(v)) },
+  // `npm config set //host/:_authToken VALUE`, `yarn config set npmAuthToken VALUE`, `pnpm config set …`,
+  // `git config http.…extraheader VALUE`: a key that names a credential, then its value.
+  { kind: 'cli-password', hint: /config\s+set|git\s+config/, re: new RegExp(String.raw`\b(?:(?:npm|pnpm|yarn|bun)\s+config\s+set|git\s+config(?:\s+--(?:global|local|system))?)\s+(?:--\S+\s+)*(\S*(?:_auth(?:Token)?|_password|authToken|AuthToken|token|password|secret)\S*)\s+${ARG}`, 'gi'), pick: m => pickArg(m, 2), accept: flagValue },
+  // What a credential command prints: the secret alone on a line after it (skipping a few warning lines).
+  { kind: 'password', hint: PRINTER_HINT, re: new RegExp(String.raw`(?:${PRINTERS.join('|')})[^\n]*\r?\n(?:[ \t]*(?:WARNING|Warning|warning|NOTICE|Notice|›|\[|#)[^\n]*\r?\n){0,3}[ \t]*([^\s"'\x60]{8,4000})[ \t]*(?=\r?\n|$)`, 'g'), group: 1, accept: v => notPlaceholder(v) && !/^(?:[~.]?\/|https?:)/.test(v) },
 ];

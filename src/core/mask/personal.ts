@@ -35,12 +35,13 @@ function domainLength(text: string, from: number): number {
 /** git@github.com-style SSH remotes, no-reply senders and documentation domains are not people. */
 function aPerson(address: string): boolean {
   const a = address.replace(/%40/i, '@');
-  return !/^(?:git|noreply|no-reply)@/i.test(a) && !/@(?:example\.(?:com|org|net)|users\.noreply\.github\.com)$/i.test(a);
+  return !/^(?:git|noreply|no-reply)@/i.test(a) && !/@(?:example\.(?:com|org|net)|users\.noreply\.github\.com|(?:[\w-]+\.)*gserviceaccount\.com)$/i.test(a);
 }
 
 /** Luhn checksum over the digits of `v` (separators ignored). */
 export function luhnValid(v: string): boolean {
-  const d = v.replace(/\D/g, '');
+  // +44 (0)20 …: the (0) is the trunk prefix written for readers at home, not a digit of the number.
+  const d = v.replace(/\(0\)/, '').replace(/\D/g, '');
   if (d.length < 13 || d.length > 19) return false;
   let sum = 0;
   for (let i = 0; i < d.length; i++) {
@@ -89,7 +90,8 @@ function passportNumber(v: string): boolean {
 
 /** UK numbers: 11 digits from 0 (or 44 then 10), with a separator, a +44 or a mobile's 07. */
 function ukPhone(v: string): boolean {
-  const d = v.replace(/\D/g, '');
+  // +44 (0)20 …: the (0) is the trunk prefix written for readers at home, not a digit of the number.
+  const d = v.replace(/\(0\)/, '').replace(/\D/g, '');
   const national = d.startsWith('44') && v.trimStart().startsWith('+') ? '0' + d.slice(2) : d;
   if (national.length !== 11 || national[0] !== '0') return false;
   return /[ ()]/.test(v) || v.startsWith('+') || national.startsWith('07');
@@ -100,6 +102,10 @@ function ukPhone(v: string): boolean {
 const AT = String.raw`(?:\s*(?:\[(?:at|AT)\]|\((?:at|AT)\)|\{(?:at|AT)\}|<(?:at|AT)>)\s*|\s+AT\s+)`;
 const DOT = String.raw`(?:\s*(?:\[(?:dot|DOT)\]|\((?:dot|DOT)\)|\{(?:dot|DOT)\}|<(?:dot|DOT)>)\s*|\s+DOT\s+|\.)`;
 const OBFUSCATED_EMAIL = new RegExp(String.raw`(?<![\w.+-])[\w.+-]{1,64}${AT}[\w-]{1,63}(?:${DOT}[\w-]{1,63}){1,4}(?![\w-])`, 'g');
+// In plain lower-case words ("li.wei at acme-corp dot cn") only when it ends in " dot " and a top-level
+// domain: "meet at noon dot com" is rare, "run it at midnight dot release" is not an address.
+const TLD = 'com|net|org|io|dev|ai|app|co|me|info|biz|edu|gov|cloud|tech|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|cz|pt|ie|ru|ua|tr|cn|tw|hk|jp|kr|in|sg|au|nz|ca|us|br|mx|ar|za|vn|id|th|my|ph|il';
+const WORDED_EMAIL = new RegExp(String.raw`(?<![\w.+-])[A-Za-z0-9][\w.+-]{0,63}\s+at\s+[A-Za-z0-9][\w-]{0,62}(?:\s+dot\s+[\w-]{1,63}){0,2}\s+dot\s+(?:${TLD})(?![\w-])`, 'g');
 
 // Visa, Mastercard (51-55, 2221-2720), Amex, Discover, JCB, UnionPay, Diners.
 const CARD_ISSUER = /^(?:4|5[1-5]|2[2-7]|3[47]|3[0689]|6(?:011|5|4[4-9]|2))/;
@@ -140,6 +146,7 @@ export const PERSONAL_DETECTORS: Detector[] = [
   { kind: 'iban', personal: true, hint: /[A-Z]{2}\d{2} ?[A-Z0-9]{4} ?[A-Z0-9]{4}/, re: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g, pick: validIban },
   // A passport number named as one, in the ten languages (a word with digits: 6-10 capitals and digits).
   { kind: 'passport', personal: true, hint: /passport|pasaporte|passaporte|passeport|reisepass|паспорт|护照|護照|パスポート|여권|पासपोर्ट/i, re: /(?:passport|pasaporte|passaporte|passeport|reisepass|паспорт|护照|護照|パスポート|여권|पासपोर्ट)[^\n\d]{0,25}?(?<![A-Za-z0-9])((?=[A-Z]{0,8}\d)[A-Z0-9]{6,10})(?![A-Za-z0-9])/gi, group: 1, accept: passportNumber },
+  { kind: 'email', personal: true, hint: / dot /, re: WORDED_EMAIL },
   { kind: 'email', personal: true, hint: /[[({<](?:at|AT)[\])}>]| AT /, re: OBFUSCATED_EMAIL, accept: v => /(?:dot|DOT|\.)[\s\])}>]*[A-Za-z]{2,24}$/.test(v) && /dot|DOT|\./.test(v.replace(/^[\w.+-]+/, '')) },
   // Card numbers: grouped by 4 with spaces or dashes, or one run of 13-19 digits.
   { kind: 'card', personal: true, hint: /\d{4}/, re: /(?<![\w.-])(?:\d{4}[ -]){2,3}\d{4}(?:\d{3})?(?![\w-])|(?<![\w.-])\d{4}[ -]\d{6}[ -]\d{5}(?![\w-])|(?<![\w.-])\d{13,19}(?![\w.-])/g, accept: v => CARD_ISSUER.test(v) && luhnValid(v) && !/^(\d)\1+$/.test(v.replace(/\D/g, '')) },

@@ -38,7 +38,11 @@ export const NON_LATIN_PROSE_DETECTORS: Detector[] = [
   // Chinese and Japanese: 密码/令牌/パスワード/トークン, a particle or colon, the value.
   { kind: 'password', hint: /密码|密碼|口令|密钥|密鑰|秘钥|令牌|パスワード|暗証番号|トークン|シークレット|キー/, re: re(String.raw`(?:密码|密碼|口令|密钥|密鑰|秘钥|令牌|パスワード|暗証番号|トークン|シークレット|アクセスキー|API\s?キー)(?:\s*(?:是|为|為|は|が|:|：|=|＝)\s*|\s+)${VALUE}`, 'g'), pick, accept: secretValue },
   // Russian
-  { kind: 'password', hint: /пароль|токен|секрет|ключ/i, re: re(String.raw`(?<![\u0400-\u04FF])(?:пароль|токен|секрет|ключ(?:\s+api)?)${words('от|для|к|у', 3)}\s*(?:[:=—–-]|это)\s*${VALUE}`, 'g'), pick, accept: secretValue },
+  // (a genitive names whose secret it is without a preposition: "токен доступа: X", "пароль базы: X")
+  { kind: 'password', hint: /пароль|токен|секрет|ключ/i, re: re(String.raw`(?<![\u0400-\u04FF])(?:пароль|токен|секрет|ключ(?:\s+api)?)(?:${words('от|для|к|у', 3)}|(?:\s+[\u0400-\u04FF]{2,20}){1,2})\s*(?:[:=—–-]|это)\s*${VALUE}`, 'g'), pick, accept: secretValue },
+  // Turkish, Vietnamese (their keywords carry letters outside ASCII; Indonesian and Polish ASCII ones are
+  // in PROSE_DETECTORS): "veritabanı şifresi: X", "mật khẩu máy chủ là X".
+  { kind: 'password', hint: /şifre|parola|mật khẩu|hasło/i, re: re(String.raw`(?:şifre(?:si|niz|n)?|parola(?:sı|nız)?|mật\s+khẩu|hasło)(?:\s+[^\s:=：]{1,20}){0,3}?\s*(?:[:=：]|\s(?:là|to|jest|olarak))\s*${VALUE}`, 'gu'), pick, accept: secretValue },
   // Hindi: "पासवर्ड X है", "पासवर्ड: X"
   { kind: 'password', hint: /पासवर्ड|कूटशब्द|टोकन/, re: re(String.raw`(?:पासवर्ड|कूटशब्द|टोकन)\s*(?:है\s*)?[:=]?\s*${VALUE}(?=\s*(?:है|था|$|[।.,]))`, 'g'), pick, accept: secretValue },
   // Korean tokens and secrets (passwords.ts has 비밀번호): "배포 토큰은 X 입니다", "시크릿: X".
@@ -48,6 +52,9 @@ export const NON_LATIN_PROSE_DETECTORS: Detector[] = [
 export const PROSE_DETECTORS: Detector[] = [
   // Spanish, Portuguese, German, French in one pass (a token in any of them is read by the English rule).
   { kind: 'password', hint: LATIN_WORDS, re: re(String.raw`${B}(?:contraseña|contrasena|clave(?:\s+de\s+acceso|\s+secreta|\s+api)?|secreto|senha|palavra-passe|segredo|chave(?:\s+de\s+api|\s+api)?|passwort|kennwort|api-schlüssel|zugangsschlüssel|geheimnis|mot\s+de\s+passe|jeton|clé(?:\s+api|\s+secrète)?|clef)${words(String.raw`de|del|para|do|da|dos|das|für|fuer|vom|von|des|der|den|zum|zur|du|d'|pour`, 4)}\s*(?:es|era|é|e|ist|lautet|war|est|était|:|=)\s+${VALUE}`), pick, accept: secretValue },
+  // Indonesian, Polish, Dutch, Swedish, Norwegian, Finnish, Czech, Italian: "kata sandi server: X",
+  // "haslo do bazy to X", "het wachtwoord is X", "la password del database è X".
+  { kind: 'password', hint: /kata sandi|haslo|wachtwoord|l\S?senord|passord|salasana|heslo|password/i, re: re(String.raw`${B}(?:kata\s+sandi|haslo|wachtwoord|lösenord|losenord|passord|salasana|heslo|password)(?:\s+[^\s:=：]{1,20}){0,3}?\s*(?:[:=：]|\s(?:adalah|ialah|to|jest|is|är|er|on|je|è|e|é))\s+${VALUE}`), pick, accept: v => passwordLike(v) || tokenLike(v) },
   // English secrets and tokens: "the client secret is X", "api token: X", "Der API-Token lautet X". The
   // keyword anchors the match (one literal scan); a bare "key" needs a qualifier before it ("the cache
   // key: node-linux-…" is not a secret), checked on the text before the match.

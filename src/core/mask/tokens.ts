@@ -97,6 +97,16 @@ export const PREFIXED_TOKENS: PrefixedToken[] = [
   T('slack-token', 'xapp-', String.raw`xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
   T('tailscale-key', 'tskey-', String.raw`tskey-(?:api|auth|client|webhook)-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}`),
   T('heroku-key', 'HRKU-', String.raw`HRKU-[\w-]{60}`),
+  ...['shippo_live_', 'shippo_test_'].map(p => T('shippo-token', p, String.raw`${p}[a-fA-F0-9]{40}(?![A-Za-z0-9])`)),
+  T('typeform-token', 'tfp_', String.raw`tfp_[\w-]{59,64}`),
+  T('readme-key', 'rdme_', String.raw`rdme_[a-z0-9]{70}(?![a-z0-9])`),
+  T('flutterwave-key', 'FLWSECK', String.raw`FLWSECK(?:_TEST)?-[a-h0-9]{32}-X`),
+  T('easypost-key', 'EZAK', String.raw`EZAK[A-Za-z0-9]{54}(?![A-Za-z0-9])`),
+  T('adafruit-key', 'aio_', String.raw`aio_[A-Za-z0-9]{28}(?![A-Za-z0-9])`),
+  T('prefect-token', 'pnu_', String.raw`pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])`),
+  T('scalingo-token', 'tk-us-', String.raw`tk-us-[\w-]{48}`),
+  T('clojars-token', 'CLOJARS_', String.raw`CLOJARS_[a-z0-9]{60}(?![a-z0-9])`),
+  T('frameio-token', 'fio-u-', String.raw`fio-u-[\w=-]{64}`),
 ];
 
 const BY_PREFIX = new Map<string, PrefixedToken[]>();
