@@ -219,6 +219,22 @@ export async function startServer(host, { runDir, port, env = {}, userDataDir, e
   return { port, authority, base: `http://${authority}`, userDataDir, extensionsDir, logFile, pid: child.pid, stop };
 }
 
+/**
+ * Installs a .vsix into `extensionsDir` as a user would (`code-server --install-extension`), offline, and
+ * returns the folder it was installed to.
+ */
+export function installVsix(host, vsix, { runDir, extensionsDir, userDataDir }) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const env = { ...process.env, PATH: `${host.node24Bin}:${process.env.PATH}`, XDG_CONFIG_HOME: path.join(runDir, 'xdg', 'config'), XDG_DATA_HOME: path.join(runDir, 'xdg', 'data') };
+  for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
+  const started = Date.now();
+  const r = spawnSync(host.codeServer, ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], { env, encoding: 'utf8' });
+  const installed = fs.existsSync(extensionsDir) ? fs.readdirSync(extensionsDir).filter(d => d.startsWith(`${pkg.publisher}.${pkg.name}-`)) : [];
+  if (r.status !== 0 || installed.length !== 1) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  log(`installed ${installed[0]} in ${Date.now() - started} ms`);
+  return path.join(extensionsDir, installed[0]);
+}
+
 export function tail(file, lines = 30) {
   try { return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n'); } catch { return ''; }
 }
