@@ -282,6 +282,7 @@ function statusText(s: TeamServerState): string | undefined {
     case 'online': return `$(cloud) ${vscode.l10n.t('Team')}`;
     case 'connecting': return `$(sync~spin) ${vscode.l10n.t('Team')}`;
     case 'offline': return `$(cloud-offline) ${vscode.l10n.t('Team offline')}`;
+    case 'untrusted': return `$(workspace-untrusted) ${vscode.l10n.t('Team')}`;
     default: return `$(warning) ${vscode.l10n.t('Team signed out')}`;
   }
 }
