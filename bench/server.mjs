@@ -81,7 +81,7 @@ const tokens = [];
 for (let t = 0; t < tenants; t++) tokens.push((await tokensMod.createToken(db, { tenant: `t${t}`, principal: 'bench', role: 'admin' })).token);
 const tokenOf = tenant => tokens[Number(tenant.slice(1))];
 
-/** 503s the server answered (a request waited past the pool's 5 s for a connection) and retried, as a client does. */
+/** 503s the server answered (a request waited past the pool's 5 s for a connection) and reset batches, retried as a client does. */
 let retried = 0;
 async function post(path, token, body) {
   for (let attempt = 0; ; attempt++) {
@@ -92,6 +92,9 @@ async function post(path, token, body) {
       // A kept-alive socket the server closed while this process was busy in sqlite3 (spawnSync): the
       // request never reached the server, so it is sent again on a new one.
       if (e?.cause?.code === 'UND_ERR_SOCKET' && attempt < 2) { continue; }
+      // A batch reset while it waited for a connection past the server's 60 s request timeout (an
+      // overloaded machine): its items carry their ids, so sending it again stores each at most once.
+      if (e?.cause?.code === 'ECONNRESET' && path === '/v1/memories:batch' && attempt < 5) { retried++; continue; }
       throw e;
     }
     const text = await res.text();
@@ -193,7 +196,7 @@ try {
     results.push(row);
     say(`${size.toLocaleString('en')} memories (${row.perTenant}/tenant): batch writes ${row.batchWritesPerSec}/s, single writes ${row.singleWritesPerSec}/s (p95 ${row.singleWriteP95} ms); ` +
       `recall over HTTP p50 ${row.recallP50} / p95 ${row.recallP95} / p99 ${row.recallP99} ms (a variant of the right lesson in the top 5: ${row.variantHitAt5}); ` +
-      `SQLite FTS5 in-engine p50 ${row.ftsP50} / p95 ${row.ftsP95} ms (engram p95 / FTS5 p95 = ${r2(row.recallP95 / Math.max(0.01, row.ftsP95))}x); load ${row.load}; ${row.retried503} request(s) answered 503 and retried`);
+      `SQLite FTS5 in-engine p50 ${row.ftsP50} / p95 ${row.ftsP95} ms (engram p95 / FTS5 p95 = ${r2(row.recallP95 / Math.max(0.01, row.ftsP95))}x); load ${row.load}; ${row.retried503} request(s) answered 503 or reset and retried`);
   }
 } finally {
   child.kill('SIGTERM');

@@ -3,14 +3,21 @@
 #   python3 fts5.py query DB QUERY            a cold process: connect, one ranked query, exit
 #   python3 fts5.py warm DB QUERIES.jsonl     one process: every query timed after a warm-up pass
 # Writes {"cpuMs", "rssMb", ...} to fd 3 when the bench opened it, else to stdout.
-import json, os, re, resource, sqlite3, sys, time
+import json, os, re, resource, sqlite3, stat, sys, time
 
 def report(extra):
     u = resource.getrusage(resource.RUSAGE_SELF)
     out = dict(extra, cpuMs=(u.ru_utime + u.ru_stime) * 1000, rssMb=u.ru_maxrss / 1024)
+    # Only to the bench's pipe: run by hand, fd 3 may be the database file itself (it was: a report
+    # written over the database's first page).
     try:
-        os.write(3, json.dumps(out).encode())
+        mode = os.fstat(3).st_mode
+        is_pipe = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
     except OSError:
+        is_pipe = False
+    if is_pipe:
+        os.write(3, json.dumps(out).encode())
+    else:
         print(json.dumps(out))
 
 def match(text):
