@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyCodicons } from './scripts/copy-codicons.mjs';
+import { embedWorkerBuild, vectorsPlugin } from './scripts/never-loaded.mjs';
 import { layering } from './scripts/layering.mjs';
 
 const production = process.argv.includes('--production');
@@ -43,7 +44,7 @@ const node = {
   plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],
 };
 
-// The vector index (Vectra and its tokenizer model, ~4 MB) is a bundle of its own, dist/vectors.js, that
+// The vector index (Vectra's LocalIndex, 0.2 MB without its BM25 packages) is a bundle of its own, dist/vectors.js, that
 // src/store/vectorLoader.ts loads only when a model's vectors are in use: the CLI and dist/store.js do not
 // parse it on every start. (Test bundles keep it inside.)
 const splitVectors = {
@@ -66,7 +67,11 @@ const configs = [
   // The extension host entry stays small: the store (vectra and friends) is its own bundle, required
   // only when first needed, so activation parses almost nothing.
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts', embedWorker: 'src/store/embedWorker.ts', vectors: 'src/store/vectorIndex.ts' }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
+  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts' }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
+  // Without Vectra's BM25 packages, and the worker with transformers.js inside but not sharp: never loaded
+  // (scripts/never-loaded.mjs).
+  { ...node, entryPoints: { vectors: 'src/store/vectorIndex.ts' }, outdir: 'dist', plugins: [...node.plugins, vectorsPlugin] },
+  { ...node, entryPoints: { embedWorker: 'src/store/embedWorker.ts' }, outdir: 'dist', external: ['vscode', ...embedWorkerBuild.external], plugins: [...node.plugins, ...embedWorkerBuild.plugins] },
   // Claude Code's hook runs on every Edit and Bash call: its own small entry, which loads cli.js only to
   // store episodes (Stop, SessionEnd).
   { ...node, entryPoints: { hook: 'src/hookMain.ts' }, outdir: 'dist' },

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Lessons in an agent's words (a test's key line, the first error line, a one-line summary) against the
-// raw tool output they came from, on the trace corpus (test/fixtures/recall/agentPairs.ts): hit@1 when
-// asked (MCP recall with all: true) and unasked (the proactive gate, MCP recall's default), for the
-// current sources and those of --base REF (default main) in the same run. Numbers only.
+// raw tool output they came from, on the labelled set of test/fixtures/recall/agentPairs.ts (traces and
+// tool-output fixtures, split into train and held-out by its committed rule): hit@1 when asked (MCP
+// recall with all: true) and unasked (the proactive gate, MCP recall's default), related queries answered
+// and near misses left quiet, for the current sources and those of --base REF (default main) in the same
+// run. Numbers only; --misses lists train misses (held-out ones are never shown).
 //   node bench/agent-recall.mjs [--base REF] [--misses] [--json]
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -45,9 +47,16 @@ try {
 
 if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
 else {
-  console.log(`Agent-worded lessons vs the raw output they came from (${rows[0]?.pairs} pairs from the trace corpus; real tool output)\n`);
-  console.log('| sources | lesson worded as | hit@1 asked (all: true) | hit@1 unasked (proactive gate) |');
-  console.log('|---|---|---:|---:|');
-  for (const r of rows) console.log(`| ${r.name} | ${r.wording} | ${r.hit1.toFixed(2)} | ${r.strongHit1.toFixed(2)} |`);
-  if (process.argv.includes('--misses')) for (const r of rows) console.log(`\n${r.name}, ${r.wording}:\n  ${r.misses.join('\n  ')}`);
+  const t = rows[0]?.train, h = rows[0]?.heldout;
+  console.log(`Agent-worded lessons vs the raw output they came from (real tool output: ${t?.pairs}+${h?.pairs} pairs, ${t?.related}+${h?.related} related and ${t?.nearMisses}+${h?.nearMisses} near-miss queries, train+held-out)\n`);
+  console.log('| sources | lesson worded as | split | hit@1 asked (all: true) | hit@1 unasked (proactive gate) | related hit@1 unasked | near misses quiet |');
+  console.log('|---|---|---|---:|---:|---:|---:|');
+  for (const r of rows) {
+    for (const split of ['train', 'heldout']) {
+      const s = r[split];
+      console.log(`| ${r.name} | ${r.wording} | ${split} | ${s.hit1.toFixed(2)} | ${s.strongHit1.toFixed(2)} | ${s.relatedHit1.toFixed(2)} | ${s.quiet.toFixed(2)} |`);
+    }
+  }
+  // Train only: held-out misses are never printed (they would be tuned on).
+  if (process.argv.includes('--misses')) for (const r of rows) console.log(`\n${r.name}, ${r.wording} (train):\n  ${r.misses.join('\n  ')}`);
 }

@@ -30,7 +30,7 @@
 // expected trace that carries a fix), quiet on near misses (no result at all), quiet on foreign errors.
 // A CLI without `replay` (or without `recall --proactive`) gets "not available", never a number.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,6 +145,9 @@ function measure(cliPath) {
   const res = { cli: cliPath, available: false, reason: '' };
   if (!existsSync(cliPath)) { res.reason = `${cliPath} not found (build it: node esbuild.mjs)`; return res; }
   const work = mkdtempSync(join(tmpdir(), 'engram-bench-lessons-'));
+  // The work folder is the workspace root the CLI resolves query files against: without a marker, a stray
+  // manifest above it (a package.json in /tmp) becomes the root and every scoped lesson misses.
+  mkdirSync(join(work, '.engram'));
   const store = join(work, 'store');
   try {
     const probe = cli(cliPath, ['--store', join(work, 'probe'), 'replay', join(dir, `${names[0]}.jsonl`), '--json'], work);

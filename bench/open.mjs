@@ -11,7 +11,7 @@
 // the same stores by that CLI, for a before/after in the same run (--baseline-import up to N memories also
 // times its import). Prints numbers; never passes or fails.
 //   node esbuild.mjs && node bench/open.mjs [--sizes 1000,10000,50000,100000] [--runs 3] [--queries 40]
-//        [--baseline DIR/dist/cli.js] [--baseline-import 10000] [--json]
+//        [--baseline DIR/dist/cli.js] [--baseline-import 10000] [--reuse N] [--json]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,9 +28,6 @@ const cli = resolve(opt('--cli', join(root, 'dist/cli.js')));
 const usageHook = pathToFileURL(join(here, 'lib/usage.mjs')).href;
 const fts = join(here, 'lib/fts5.py');
 const cache = join(root, 'node_modules/.cache/engram-bench/open');
-
-if (args[0] === '--child-warm') await warmChild(args[1], args[2], args[3]);
-else await main();
 
 /** Runs a command with fd 3 as a pipe for its usage report; wall from spawn to exit. */
 function run(cmd, argv, { node = false } = {}) {
@@ -54,6 +51,7 @@ async function main() {
   const nWarm = Math.max(5, Number(opt('--queries', '40')));
   const baseline = opt('--baseline') ? resolve(opt('--baseline')) : undefined;
   const baselineImport = Number(opt('--baseline-import', '10000'));
+  const reuseUpTo = Number(opt('--reuse', '0'));
   if (!existsSync(cli)) { console.error(`${cli} is missing: run \`node esbuild.mjs\` first`); process.exit(1); }
   if (baseline && !existsSync(baseline)) { console.error(`${baseline} is missing`); process.exit(1); }
   mkdirSync(cache, { recursive: true });
@@ -74,9 +72,19 @@ async function main() {
     const db = join(cache, `fts-${n}.db`);
     const row = { n, nodeE0 };
 
-    rmSync(store, { recursive: true, force: true });
-    row.import = run(process.execPath, [cli, '--store', store, 'import', file], { node: true });
-    row.ftsBuild = run('python3', [fts, 'build', db, texts]);
+    // --reuse N: sizes up to N keep the store and table an earlier run built from the same lessons (the
+    // import is then not timed: an import of 100k on a busy 2-core machine takes most of an hour).
+    const built = join(cache, `built-${n}.txt`);
+    const reuse = n <= reuseUpTo && existsSync(built) && readFileSync(built, 'utf8') === String(lessons.length) && existsSync(store) && existsSync(db);
+    if (reuse) {
+      row.import = row.ftsBuild = { wallMs: NaN, cpuMs: NaN, rssMb: NaN };
+    } else {
+      rmSync(store, { recursive: true, force: true });
+      rmSync(built, { force: true });
+      row.import = run(process.execPath, [cli, '--store', store, 'import', file], { node: true });
+      row.ftsBuild = run('python3', [fts, 'build', db, texts]);
+      writeFileSync(built, String(lessons.length));
+    }
     if (baseline && n <= baselineImport) {
       const other = join(cache, `store-${n}-baseline`);
       rmSync(other, { recursive: true, force: true });
@@ -92,7 +100,7 @@ async function main() {
       if (baseline) baseCold.push(recall(baseline, queries[i]));
     }
     row.cold = med(cold);
-    row.hit = cold.map(c => JSON.parse(c.stdout)).filter((res, i) => res.some(x => x.id === queries[i].expect)).length / runs;
+    row.hit = cold.map(c => resultsOf(JSON.parse(c.stdout))).filter((res, i) => res.some(x => x.id === queries[i].expect)).length / runs;
     row.ftsCold = med(ftsCold);
     if (baseline) row.baselineCold = med(baseCold);
 
@@ -110,6 +118,9 @@ async function main() {
   printTable(rows, !!baseline);
   if (args.includes('--json')) console.log(JSON.stringify(rows.map(r => ({ ...r, import: strip(r.import), ftsBuild: strip(r.ftsBuild), baselineImport: strip(r.baselineImport) }))));
 }
+
+/** recall --json: {query, results} now, a bare array before. */
+function resultsOf(out) { return Array.isArray(out) ? out : out.results ?? []; }
 
 function strip(r) { if (!r) return r; const { stdout: _, ...rest } = r; return rest; }
 
@@ -172,3 +183,7 @@ async function warmChild(storeJs, store, qfile) {
   await s.close();
   console.log(JSON.stringify({ openMs, p50: pct(times, 0.5), p95: pct(times, 0.95) }));
 }
+
+// Last, so every const above is initialised before it runs.
+if (args[0] === '--child-warm') await warmChild(args[1], args[2], args[3]);
+else await main();

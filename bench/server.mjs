@@ -7,7 +7,7 @@
 // Numbers, never pass/fail.
 //
 //   node esbuild.mjs && node bench/server.mjs [--sizes 10000,100000] [--tenants 100] [--clients 8]
-//     [--queries 400] [--database postgres://…] [--keep] [--json]
+//     [--queries 400] [--database postgres://…] [--keep] [--json] [--profile DIR]
 import * as esbuild from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +27,7 @@ const say = (...a) => { if (!json) console.log(...a); };
 const require = createRequire(join(root, 'package.json'));
 const pg = require('pg');
 const adminUrl = arg('database', undefined);
-const benchDb = `engram_bench_${process.pid}`;
+const benchDb = `team_bench_${process.pid}`;
 const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbUrl = adminUrl ?? admin.replace(/\/postgres$/, `/${benchDb}`);
 
@@ -69,7 +69,9 @@ if (!adminUrl) {
 }
 const log = { trace() {}, debug() {}, info() {}, warn() {}, error(m) { console.error(String(m)); } };
 const db = await serveMod.openDatabase({ database: dbUrl, log });
-const child = spawn(process.execPath, [join(root, 'dist/cli.js'), 'serve', '--database', dbUrl, '--port', '0', '--rate', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+// --profile DIR: the server's CPU profile (node --cpu-prof), written when it stops.
+const profile = arg('profile', undefined);
+const child = spawn(process.execPath, [...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []), join(root, 'dist/cli.js'), 'serve', '--database', dbUrl, '--port', '0', '--rate', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
 const url = await new Promise((resolve, reject) => {
   let err = '';
   child.stderr.on('data', d => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]); });
@@ -79,11 +81,24 @@ const tokens = [];
 for (let t = 0; t < tenants; t++) tokens.push((await tokensMod.createToken(db, { tenant: `t${t}`, principal: 'bench', role: 'admin' })).token);
 const tokenOf = tenant => tokens[Number(tenant.slice(1))];
 
+/** 503s the server answered (a request waited past the pool's 5 s for a connection) and retried, as a client does. */
+let retried = 0;
 async function post(path, token, body) {
-  const res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${path} ${res.status}: ${text.slice(0, 200)}`);
-  return JSON.parse(text);
+  for (let attempt = 0; ; attempt++) {
+    let res;
+    try {
+      res = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    } catch (e) {
+      // A kept-alive socket the server closed while this process was busy in sqlite3 (spawnSync): the
+      // request never reached the server, so it is sent again on a new one.
+      if (e?.cause?.code === 'UND_ERR_SOCKET' && attempt < 2) { continue; }
+      throw e;
+    }
+    const text = await res.text();
+    if (res.status === 503 && attempt < 5) { retried++; await new Promise(r => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1))); continue; }
+    if (!res.ok) throw new Error(`${path} ${res.status}: ${text.slice(0, 200)}`);
+    return JSON.parse(text);
+  }
 }
 
 /** Runs `jobs` on `clients` concurrent workers; per-job wall times in ms. */
@@ -172,12 +187,13 @@ try {
       memories: size, tenants, perTenant: Math.round(size / tenants),
       batchWritesPerSec: Math.round(wrote / batchSecs), singleWritesPerSec: Math.round(singles.length / singleSecs), singleWriteP95: r2(pct(singleTimes, 0.95)),
       recallP50: r2(pct(rt, 0.5)), recallP95: r2(pct(rt, 0.95)), recallP99: r2(pct(rt, 0.99)), variantHitAt5: r2(hits / queries.length),
-      ftsP50: r2(pct(fts, 0.5)), ftsP95: r2(pct(fts, 0.95)), load: loadavg()[0].toFixed(1),
+      ftsP50: r2(pct(fts, 0.5)), ftsP95: r2(pct(fts, 0.95)), load: loadavg()[0].toFixed(1), retried503: retried,
     };
+    retried = 0;
     results.push(row);
     say(`${size.toLocaleString('en')} memories (${row.perTenant}/tenant): batch writes ${row.batchWritesPerSec}/s, single writes ${row.singleWritesPerSec}/s (p95 ${row.singleWriteP95} ms); ` +
       `recall over HTTP p50 ${row.recallP50} / p95 ${row.recallP95} / p99 ${row.recallP99} ms (a variant of the right lesson in the top 5: ${row.variantHitAt5}); ` +
-      `SQLite FTS5 in-engine p50 ${row.ftsP50} / p95 ${row.ftsP95} ms (engram p95 / FTS5 p95 = ${r2(row.recallP95 / Math.max(0.01, row.ftsP95))}x); load ${row.load}`);
+      `SQLite FTS5 in-engine p50 ${row.ftsP50} / p95 ${row.ftsP95} ms (engram p95 / FTS5 p95 = ${r2(row.recallP95 / Math.max(0.01, row.ftsP95))}x); load ${row.load}; ${row.retried503} request(s) answered 503 and retried`);
   }
 } finally {
   child.kill('SIGTERM');

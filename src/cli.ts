@@ -5,7 +5,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as readline from 'readline';
-import { reasonTexts } from './core/reasons';
 import { mean } from './core/trust';
 import { toWorkspaceFile } from './core/workspacePath';
 import { RecallService } from './core/recallService';
@@ -14,6 +13,7 @@ import { memoryTitle } from './core/types';
 import { escapeControls } from './core/text';
 import { maskEcho } from './core/echo';
 import { recallResultJson } from './core/recallJson';
+import { renderMemoryAnswer, SURFACES } from './core/render/memoryAnswer';
 import { boundedLines, type OversizedLine } from './store/lineReader';
 import { MemoryStore, owedCompactions } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
@@ -60,11 +60,13 @@ commands:
   mcp                                   serve the memory to MCP clients (Claude Code, Cursor, Codex, …)
                                         over stdio: tools recall, remember, feedback, forget, show
   where [--json]                        the store folder these commands use, and how it was chosen
-  connect claude-code|codex|cursor|vscode [--user] [--hooks]
+  connect claude-code|codex|cursor|vscode [--user] [--hooks] [--server URL]
                                         add engram to that client's MCP config, keeping everything else:
                                         the project's .mcp.json, .cursor/mcp.json, .vscode/mcp.json; Codex's
                                         ~/.codex/config.toml; --user: ~/.claude.json, ~/.cursor/mcp.json;
-                                        --hooks: also Claude Code's capture hooks (.claude/settings.json)
+                                        --hooks: also Claude Code's capture hooks (.claude/settings.json);
+                                        --server: the team server's MCP over HTTP (URL/mcp), the token read
+                                        from $ENGRAM_TOKEN (VS Code asks for it once), never written
   disconnect claude-code|codex|cursor|vscode [--user]
                                         remove it again (and our Claude Code hooks)
   serve [--database URL] [--data DIR] [--host 127.0.0.1] [--port 7077] [--rate N] [--no-vectors]
@@ -110,7 +112,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   hook: [],
   mcp: [],
   where: [],
-  connect: ['hooks', 'user'],
+  connect: ['hooks', 'user', 'server'],
   disconnect: ['hooks', 'user'],
   serve: ['database', 'data', 'host', 'port', 'rate', 'no-vectors', 'tenant', 'principal', 'role'],
   team: ['server'],
@@ -182,7 +184,7 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   if (!commands[cmd]) { io.err(`engram: unknown command "${cmd}"\n${USAGE}\n`); return 2; }
   try { checkFlags(cmd, args); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 2; }
   // The team server and its clients (src/server), loaded only for these commands.
-  if (cmd === 'serve' || cmd === 'team' || args.flags.has('server')) {
+  if (cmd === 'serve' || cmd === 'team' || (args.flags.has('server') && cmd !== 'connect')) {
     const remote = await import('./server/cliEntry');
     try { return await remote.runServerCli(cmd, rest, args, io); } catch (e) { io.err(`engram: ${(e as Error).message}\n`); return 1; }
   }
@@ -190,7 +192,11 @@ export async function main(argv: string[], rawIo: Io): Promise<number> {
   if (start.note) io.err(`engram: ${start.note}\n`);
   const location = resolveStore({ flag: str(args, 'store'), env: process.env, folder: start.folder, folderGiven: start.given });
   if (cmd === 'where') { io.out(describeLocation(location, json)); return 0; }
-  if (cmd === 'connect' || cmd === 'disconnect') return runConnect(cmd, rest[0], location.folder, io, { hooks: args.flags.has('hooks'), user: args.flags.has('user') });
+  if (cmd === 'connect' || cmd === 'disconnect') {
+    const server = args.flags.get('server');
+    if (server === true) { io.err('engram: --server needs the team server URL\n'); return 2; }
+    return runConnect(cmd, rest[0], location.folder, io, { hooks: args.flags.has('hooks'), user: args.flags.has('user'), server });
+  }
   // An agent's hook runs on every tool call: it only appends to its session file (no store opened) until
   // the session ends, and it never fails the agent's tool call (exit 0; problems on stderr).
   if (cmd === 'hook') {
@@ -368,21 +374,7 @@ async function runRecall(store: MemoryStore, rest: string[], args: Args, io: Io,
 
 function readable(query: string, results: RecallResult[]): string {
   if (!results.length) return `No memories for: ${firstLine(query)}\n`;
-  let s = '';
-  results.forEach((r, i) => {
-    const m = r.memory;
-    s += `${i + 1}. [${m.kind}, ${m.maturity}] ${memoryTitle(m)}  (${m.id}, score ${r.score.toFixed(2)}${r.weak ? ', weak match' : ''})\n`;
-    if (m.kind === 'lesson') {
-      if (m.rootCause) s += `   cause: ${m.rootCause}\n`;
-      if (m.fixApproach) s += `   fix:   ${m.fixApproach}\n`;
-    } else if (m.kind === 'episode' && m.resolution) {
-      s += `   resolution: ${m.resolution}\n`;
-    }
-    if (m.scope.length) s += `   scope: ${m.scope.join(', ')}\n`;
-    s += `   why:   ${reasonTexts(r.reasons).join('; ')}\n`;
-    if (m.flagged?.length) s += `   note:  contains instruction-like text (${m.flagged.join(', ')}); shown as data\n`;
-  });
-  return s;
+  return results.map((r, i) => renderMemoryAnswer(r, SURFACES.cli, { n: i + 1 }) + '\n').join('');
 }
 
 function runExport(store: MemoryStore, args: Args, io: Io): number {

@@ -19,6 +19,7 @@ import { registerInstructions } from './vscode/instructions';
 import { registerConstraints } from './vscode/constraints';
 import { registerRelevantStatus } from './vscode/relevantStatus';
 import { registerLifecycle, runPatternPass } from './vscode/lifecycle';
+import { registerTeamServer } from './vscode/teamServer';
 import { registerMcp } from './vscode/mcp';
 
 let active: Services | undefined;
@@ -60,7 +61,8 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
   start('instructions', () => registerInstructions(services));
   const constraints = start('constraints', () => registerConstraints(services));
   start('relevant status', () => registerRelevantStatus(services, needs(diagnostics, 'diagnostic recall')));
-  start('lifecycle', () => registerLifecycle(services));
+  const team = start('team server', () => registerTeamServer(services));
+  start('lifecycle', () => registerLifecycle(services, team));
   start('mcp', () => registerMcp(services));
 
   logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
@@ -72,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): EngramApi {
   // source, never in an installed extension.
   const testing: EngramTestAccess | undefined = context.extensionMode === vscode.ExtensionMode.Production
     ? undefined
-    : { services, capture, diagnostics, reveal, constraints, runPatternPass: () => runPatternPass(services) };
+    : { services, capture, diagnostics, reveal, constraints, team, runPatternPass: () => runPatternPass(services) };
   return {
     recall: query => services.recall(query),
     onDidChangeMemories: services.onDidChangeMemories,

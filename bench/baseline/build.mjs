@@ -14,7 +14,10 @@ export async function buildBaselineCli() {
   const outfile = join(mkdtempSync(join(tmpdir(), 'engram-baseline-cli-')), 'cli.js');
   await esbuild.build({
     entryPoints: [join(repo, 'src', 'cli.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'], logLevel: 'warning',
+    // The same externals and jsonc-parser alias as the product's CLI build (esbuild.mjs): the default jsonc-parser
+    // build requires its parts at run time, which a bundle does not carry (every replay failed without it).
+    external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp', 'pg', '@electric-sql/pglite', '@electric-sql/pglite-pgvector'],
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, logLevel: 'warning',
     nodePaths: [join(repo, 'node_modules')],
     plugins: [{
       name: 'v0.1-lesson-writer',

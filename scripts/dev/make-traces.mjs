@@ -14,7 +14,7 @@ import { makeQueries } from './traces/queries.mjs';
 import { heldOutFile, readLabels } from './traces/heldout.mjs';
 import { writeFileSync } from 'node:fs';
 
-const families = ['tsc', 'node', 'python', 'jstest', 'eslint', 'native', 'go', 'pytools', 'pyprojects', 'jstools'];
+const families = ['tsc', 'node', 'python', 'jstest', 'eslint', 'native', 'go', 'pytools', 'pyprojects', 'jstools', 'cbuild', 'scripting', 'erlang', 'jvm', 'jsbuild', 'pkgmanagers', 'cargo', 'gitflow', 'pyunittest', 'nodetest'];
 const all = [];
 for (const f of families) {
   const mod = await import(`./traces/${f}.mjs`);

@@ -103,6 +103,28 @@ export function copyWorkspace(src, dest) {
   return dest;
 }
 
+/**
+ * Installs a copied workspace's own npm dependencies (the demo's TypeScript) so its scripts work in the
+ * integrated terminal as its README says. Offline when the npm cache has them (--prefer-offline); `npm ci`
+ * when it has a lockfile. The calling npm's npm_* variables are dropped: under `npm start` they are the
+ * repo's own settings and package fields, not the workspace's. No-op without dependencies or when
+ * node_modules is already there.
+ */
+export function installWorkspaceDeps(dir) {
+  let pkg;
+  try { pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')); } catch { return false; }
+  const wanted = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).length > 0;
+  if (!wanted || fs.existsSync(path.join(dir, 'node_modules'))) return false;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD'));
+  const lock = fs.existsSync(path.join(dir, 'package-lock.json'));
+  const args = [lock ? 'ci' : 'install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+  const started = Date.now();
+  const r = spawnSync('npm', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`npm ${args.join(' ')} in ${dir} failed (exit ${r.status}):\n${(r.stderr || r.stdout || '').trim()}`);
+  log(`installed ${path.basename(dir)}'s dependencies (npm ${args[0]}) in ${Date.now() - started} ms`);
+  return true;
+}
+
 /** Settings every harness run needs; callers add their own on top. */
 export const baseSettings = {
   'security.workspace.trust.enabled': false,
@@ -195,6 +217,22 @@ export async function startServer(host, { runDir, port, env = {}, userDataDir, e
   }
   const authority = `127.0.0.1:${port}`;
   return { port, authority, base: `http://${authority}`, userDataDir, extensionsDir, logFile, pid: child.pid, stop };
+}
+
+/**
+ * Installs a .vsix into `extensionsDir` as a user would (`code-server --install-extension`), offline, and
+ * returns the folder it was installed to.
+ */
+export function installVsix(host, vsix, { runDir, extensionsDir, userDataDir }) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const env = { ...process.env, PATH: `${host.node24Bin}:${process.env.PATH}`, XDG_CONFIG_HOME: path.join(runDir, 'xdg', 'config'), XDG_DATA_HOME: path.join(runDir, 'xdg', 'data') };
+  for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
+  const started = Date.now();
+  const r = spawnSync(host.codeServer, ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix], { env, encoding: 'utf8' });
+  const installed = fs.existsSync(extensionsDir) ? fs.readdirSync(extensionsDir).filter(d => d.startsWith(`${pkg.publisher}.${pkg.name}-`)) : [];
+  if (r.status !== 0 || installed.length !== 1) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  log(`installed ${installed[0]} in ${Date.now() - started} ms`);
+  return path.join(extensionsDir, installed[0]);
 }
 
 export function tail(file, lines = 30) {

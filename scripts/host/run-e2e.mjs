@@ -1,20 +1,26 @@
 // Runs every test/e2e/*.e2e.mjs against the real workbench, each file in its own process
 // (scripts/host/e2e-file.mjs), and prints `N passed, N failed`. See test/e2e/README.md.
-//   npm run test:e2e [-- --grep PATTERN] [--no-build]
+//   npm run test:e2e [-- --grep PATTERN] [--no-build] [--installed]
 // --grep / ENGRAM_TEST_GREP selects files by name, and tests by name inside files that export them.
+// --installed (npm run test:installed): packages the .vsix (scripts/host/package.mjs) and runs, with
+// ENGRAM_E2E_VSIX set, the files that say `export const installedOnly = true` or `alsoInstalled = true`
+// against the installed extension (test/e2e/lib/host.mjs installs it); a plain run skips installedOnly.
 // ENGRAM_E2E_TIMEOUT_MS: per file (default 600000).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { build, ensureHost, log, repoRoot } from './lib.mjs';
 
 const argv = process.argv.slice(2);
 let grep = process.env.ENGRAM_TEST_GREP;
 let doBuild = true;
+let installed = false;
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--grep' || argv[i] === '-g') grep = argv[++i];
   else if (argv[i].startsWith('--grep=')) grep = argv[i].slice(7);
   else if (argv[i] === '--no-build') doBuild = false;
+  else if (argv[i] === '--installed') installed = true;
   else { console.error(`unknown argument: ${argv[i]}`); process.exit(2); }
 }
 const re = grep ? new RegExp(grep, 'i') : undefined;
@@ -23,7 +29,16 @@ const timeoutMs = Number(process.env.ENGRAM_E2E_TIMEOUT_MS || 600_000);
 
 const started = Date.now();
 ensureHost();
-if (doBuild) build();
+let vsixDir;
+if (installed) {
+  // The package's own checks run too (size budget, contents, the unpacked run); the tests then install it.
+  vsixDir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-vsix-'));
+  const vsix = path.join(vsixDir, 'engram.vsix');
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/host/package.mjs'), '--out', vsix], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) { fs.rmSync(vsixDir, { recursive: true, force: true }); console.log('0 passed, 1 failed (npm run package)'); process.exit(1); }
+  process.env.ENGRAM_E2E_VSIX = vsix;
+} else if (doBuild) build();
+process.on('exit', () => { if (vsixDir) fs.rmSync(vsixDir, { recursive: true, force: true }); });
 const dir = path.join(repoRoot, 'test/e2e');
 const files = fs.readdirSync(dir).filter(f => f.endsWith('.e2e.mjs')).sort();
 let passed = 0, failed = 0;
@@ -62,10 +77,12 @@ function runFile(file) {
 }
 
 for (const file of files) {
+  const src = fs.readFileSync(path.join(dir, file), 'utf8');
+  const installedOnly = /export\s+const\s+installedOnly\s*=\s*true/.test(src);
+  if (installed ? !installedOnly && !/export\s+const\s+alsoInstalled\s*=\s*true/.test(src) : installedOnly) continue;
   // With a pattern, files whose name does not match still run if they export named tests that match;
   // script-style files (no named tests) are skipped unless their name matches.
   if (re && !re.test(file)) {
-    const src = fs.readFileSync(path.join(dir, file), 'utf8');
     if (!/export\s+const\s+tests\b/.test(src)) continue;
   }
   const c = await runFile(file);

@@ -4,7 +4,7 @@
 // Env: PORT, ENGRAM_DEMO_DIR (another folder to open instead of demo/), ENGRAM_KEEP_RUN=1.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { build, cleanupAll, copyWorkspace, ensureHost, freePort, log, makeRunDir, onCleanup, repoRoot, seedUserSettings, startServer, workbenchUrl } from './lib.mjs';
+import { build, cleanupAll, copyWorkspace, ensureHost, freePort, installWorkspaceDeps, log, makeRunDir, onCleanup, repoRoot, seedUserSettings, startServer, workbenchUrl } from './lib.mjs';
 
 const host = ensureHost();
 build();
@@ -20,9 +20,11 @@ seedUserSettings(userDataDir, { 'workbench.startupEditor': 'readme' });
 const requested = process.env.PORT ? Number(process.env.PORT) : 8080;
 const port = await freePort(requested);
 if (port !== requested) log(`port ${requested} is busy; using ${port}`);
-// The demo's `npm run build` uses the repo's TypeScript (the demo has no node_modules of its own).
+// The demo brings its own TypeScript (a devDependency, installed into the copy from the npm cache), so
+// `npm run build` in the integrated terminal runs tsc as the README says, whatever PATH the shell has.
+installWorkspaceDeps(workspace);
 // ENGRAM_DEMO=1: the extension reveals its view once it starts, beside the README the welcome flow opens.
-const env = { PATH: `${path.join(repoRoot, 'node_modules', '.bin')}:${process.env.PATH}`, ENGRAM_DEMO: '1' };
+const env = { ENGRAM_DEMO: '1' };
 const server = await startServer(host, { runDir, port, userDataDir, env });
 // The smoke-test driver payload carries extensionDevelopmentPath; no tests path, so the window stays.
 const url = workbenchUrl(server, { folder: workspace, skipWelcome: false });

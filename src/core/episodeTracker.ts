@@ -10,6 +10,7 @@ import type { EpisodeStep, Outcome } from './types';
 import type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, TrackerEffect, TrackerOptions } from './trackedEpisode';
 import { commandConcerns, normaliseCommand } from './capture/commandLines';
 import { isReadOnlyCommand, relatedToAttempt, testRun, testsCover } from './capture/commandKinds';
+import { stillFailing } from './capture/sameProblem';
 
 // Both live in leaf modules so that fixEvidence and types.ts need not import the tracker; its callers
 // still find them here.
@@ -236,10 +237,10 @@ export class EpisodeTracker {
         own.fixedBy = cmd;
         effects.push(this.finish(own, 'success', now, `\`${cmd.line}\` passed`));
       } else if (failed) {
-        const family = cmd.error?.family;
-        if (family && own.error && family !== own.error.family) {
-          // A different kind of error: what was done since the last run fixed the first one (`tsc: not
-          // found` → install → TS2322). The run itself failed, so its step is not a success.
+        if (cmd.error && own.error && !stillFailing(own.error, cmd.error, cmd.output, cmd.line)) {
+          // Another problem, and the first is nowhere in the output: what was done since the last run
+          // fixed it (`tsc: not found` → install → TS2322; TestSlug fixed, TestTitle still failing). The
+          // run itself failed, so its step is not a success.
           this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: false, at: now, detail: cmd.line });
           const ended = this.finish(own, 'success', now, `the error changed to: ${firstLine ?? ''}`.trim());
           const next = this.openTerminal(cmd, normalised, now);

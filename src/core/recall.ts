@@ -9,6 +9,9 @@ import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from
 import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
+import { failingTestNames, namesFailingTest } from './recall/failingTest';
+import { proseLesson, proseTexts, quotedNames, saysError } from './recall/proseError';
+import { primaryError } from './extract';
 import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
@@ -80,6 +83,10 @@ interface Candidate {
   cos: number;
   /** For signature matches: whether the module / type / test of the error is the same. */
   details?: DetailMatch;
+  /** Without a signature match: the memory names the test the query reports failing (recall/failingTest.ts). */
+  test?: boolean;
+  /** Without a signature match: the lesson, in an agent's prose, says the query's error (recall/proseError.ts). */
+  says?: boolean;
 }
 
 export class RecallEngine {
@@ -101,6 +108,7 @@ export class RecallEngine {
     return this.lessonCache.byEpisode;
   }
   private readonly detailCache = new Map<string, { at: number; details: ErrorDetail[] }>();
+  private readonly proseCache = new Map<string, { at: number; texts: string[] }>();
 
   constructor(private readonly deps: RecallDeps) {}
 
@@ -122,7 +130,8 @@ export class RecallEngine {
     //    under another tool prefix (a pasted line without "error TS…:" framing) counts too.
     const sigs = this.signatures();
     const sigIds = new Map<string, string>(); // id -> label
-    for (const [key, label] of querySignatures(text)) {
+    const qSigs = querySignatures(text);
+    for (const [key, label] of qSigs) {
       for (const id of sigs.idsWith(key)) if (!sigIds.has(id)) sigIds.set(id, label);
       const code = codeOf(key);
       for (const other of sigs.keysWithText(signatureTextOf(key))) {
@@ -168,7 +177,7 @@ export class RecallEngine {
     // Signature members join the candidates. A very common signature (thousands of "cannot find module")
     // is narrowed to the members that pass the filters and, past a bound, to the best by trust, recency,
     // importance and scope fit, so ranking work stays bounded however big the store grows.
-    const qDetails = sigIds.size ? errorDetails(text) : [];
+    const qDetails = errorDetails(text);
     if (sigIds.size) {
       let members: { id: string; label: string; prior: number }[] = [];
       for (const [id, label] of sigIds) {
@@ -220,11 +229,18 @@ export class RecallEngine {
       lc.cos = Math.max(lc.cos, c.cos);
       if (lc.sig && !lc.details && qDetails.length) lc.details = compareDetails(qDetails, this.detailsOf(lesson));
     }
+    // A lesson an agent wrote by the failing test's name has no signature in common with the runner's raw
+    // output (its generic assertion message is not the lesson); the test's name says it is the same failure.
+    const testNames = failingTestNames(qDetails);
+    let names: string[] | undefined;
+    const quoted = () => (names ??= quotedNames(primaryError(text)?.message));
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
       if (!keep(m)) continue;
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
+      if (!c.sig && testNames.length) c.test = namesFailingTest(m, testNames, this.detailsOf(m));
+      if (!c.sig && !c.test && qSigs.size && proseLesson(m)) c.says = saysError(m, this.proseOf(m), qSigs.keys(), qDetails, quoted());
       scored.push(this.score(m, c, now, hasVectors, scopeOf(m).spec, meaning, model));
     }
     belowExact(scored);
@@ -298,7 +314,7 @@ export class RecallEngine {
     // A signature match outranks any word match of equal strength; words still order signature twins.
     // Another module / type / test ranks below the exact error (belowExact), and among memories of one
     // error the tighter scope goes first (specificFirst).
-    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : 0.85 * textRel;
+    const relevance = c.sig ? (nearMiss ? 0.45 : 0.55) + 0.45 * textRel : c.test || c.says ? 0.55 + 0.45 * textRel : 0.85 * textRel;
     const score = clamp01(relevance * this.prior(m, now, spec));
     let weight = 0;
     for (const t of new Set(c.terms)) weight += meaning.idf.get(t) ?? 0;
@@ -306,6 +322,8 @@ export class RecallEngine {
     for (const t of meaning.message) if (c.terms.includes(t)) said++;
     const evidence: RecallEvidence = {
       signature: c.sig ? (nearMiss ? 'other-details' : 'same') : undefined,
+      ...(c.test ? { failingTest: true } : {}),
+      ...(c.says ? { saysError: true } : {}),
       otherError: !c.sig && meaning.isError && !!memorySignature(m),
       coverage: meaning.total > 0 ? weight / meaning.total : 0,
       messageCoverage: meaning.message.size ? said / meaning.message.size : undefined,
@@ -315,6 +333,16 @@ export class RecallEngine {
       ...(m.kind === 'lesson' && m.unexplained ? { unexplained: true } : {}),
     };
     return { memory: m, score: round3(score), spec, c, evidence };
+  }
+
+  /** A prose lesson's sentences normalised as signatures are, cached per memory version. */
+  private proseOf(m: Memory): string[] {
+    const hit = this.proseCache.get(m.id);
+    if (hit && hit.at === m.updatedAt) return hit.texts;
+    const texts = proseTexts(m);
+    if (this.proseCache.size >= MAX_DETAIL_CACHE) this.proseCache.clear();
+    this.proseCache.set(m.id, { at: m.updatedAt, texts });
+    return texts;
   }
 
   /** Details of a memory's own error text, cached per memory version (signature matches only). */

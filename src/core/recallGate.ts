@@ -12,6 +12,10 @@ export interface RecallEvidence {
    * undefined: no signature in common.
    */
   signature?: 'same' | 'other-details';
+  /** No signature in common, but the memory names the test the query reports failing (recall/failingTest.ts). */
+  failingTest?: boolean;
+  /** No signature in common, but the lesson's prose says the query's error and its details (recall/proseError.ts). */
+  saysError?: boolean;
   /** The query is an error and the memory is about another one (its signature differs). */
   otherError?: boolean;
   /** Share of the query's meaning (idf-weighted words, unknown words counted at full weight) the memory has. */
@@ -47,6 +51,11 @@ export function isStrong(e: RecallEvidence): boolean {
   if (e.signature === 'same') return true;
   // Same error, another module / type / test: the old fix is likely wrong here, so never unasked.
   if (e.signature === 'other-details') return false;
+  // A test runner's assertion message is the same for every test; the failing test's name tells which
+  // failure it is, and a memory naming it is about this one (another test is a near miss: no name match).
+  if (e.failingTest) return true;
+  // An agent's sentence that contains the error's message, with the module / types / test it names.
+  if (e.saysError) return true;
   // Which error it is, signatures decide; shared words ("no such file", "cannot find") do not make two
   // errors one. Words speak for memories without an error (facts, rules) or queries that are not one.
   if (e.otherError) return false;

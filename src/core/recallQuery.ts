@@ -18,8 +18,17 @@ export function querySignatures(text: string): Map<string, string> {
     if (s?.key && !out.has(s.key)) out.set(s.key, s.code ?? s.family);
   };
   try {
-    add(signatureOf(text));
-    for (const e of extractErrors(text).slice(0, 8)) add(normaliseSignature(e.message, e.tool, e.code));
+    const found = extractErrors(text);
+    // A summary line ("1 error", "Found 2 errors", make's "*** Error 1") is a query's error only when it
+    // is all there is: beside a real error it would match any memory keyed by the same count.
+    const real = found.filter(e => !e.wrapper);
+    if (real.length || !found.length) {
+      const root = signatureOf(text);
+      if (root && real.some(e => normaliseSignature(e.message, e.tool, e.code).key === root.key)) add(root);
+    } else {
+      add(signatureOf(text));
+    }
+    for (const e of (real.length ? real : found).slice(0, 8)) add(normaliseSignature(e.message, e.tool, e.code));
     // A one-line paste that does not look like tool output ("Cannot find module 'x'") still has a message.
     if (!out.size && !text.includes('\n') && text.length < 600) add(normaliseSignature(text.trim()));
   } catch {

@@ -66,10 +66,15 @@ export function globSpecificity(glob: string): number {
   return literalSegs * 100 + Math.min(literalChars, 99) - (wildSegs > 0 ? 1 : 0) + 1;
 }
 
+/** Folders a test runner keeps beside the tests they belong to (jest, vitest, syrupy, insta): the tests' folder is the place. */
+const SNAPSHOT_DIR = /^(?:__snapshots__|__snapshot__|snapshots|__image_snapshots__)$/;
+
 /**
  * The narrowest globs covering `files` (workspace-relative): the common folder of each top-level group,
  * e.g. ["packages/web/src/a.ts", "packages/web/src/b/c.ts"] → ["packages/web/src/**"]. One file alone
- * keeps its folder, so the memory applies to neighbours too. Files at the root give "**" (everywhere).
+ * keeps its folder, so the memory applies to neighbours too. Files at the root give "**" (everywhere). A
+ * snapshot counts for the folder of its test (`src/__snapshots__/badge.test.js.snap` → `src/**`): the
+ * error was in the test, not in the file `jest -u` rewrote.
  */
 export function narrowestGlobs(files: readonly string[]): string[] {
   const norm = [...new Set(files.map(normaliseFile).filter(Boolean))];
@@ -78,6 +83,7 @@ export function narrowestGlobs(files: readonly string[]): string[] {
   for (const f of norm) {
     const parts = f.split('/');
     const dir = parts.slice(0, -1);
+    if (dir.length && SNAPSHOT_DIR.test(dir[dir.length - 1])) dir.pop();
     const key = dir[0] ?? '';
     const list = groups.get(key) ?? [];
     list.push(dir);

@@ -106,6 +106,8 @@ const TEMPLATES: [RegExp, string][] = [
   [/^\S+ redeclared in this block$/, '<id> redeclared in this block'],
   [/^\S+ declared (?:but|and) not used$|^declared (?:but|and) not used: \S+$/, '<id> declared and not used'],
   [/^undefined: \S+$/, 'undefined: <id>'],
+  // go vet's printf check names the argument bare: the verb and the type are the error, not the variable.
+  [/^(\S+) format (%[\w.#+ -]*\w) has arg \S+ of wrong type (.+)$/, '$1 format $2 has arg <id> of wrong type $3'],
   [/^(?:\S+: )?\S+: not found$/, 'command not found'],
 ];
 

@@ -4,6 +4,7 @@
 // evidence events and appends the promoted/demoted events they return.
 import type { Confidence, FeedbackOutcome, Lesson, Maturity, Memory } from './types';
 import { legacyWorkspaceName, sameWorkspace } from './workspaceId';
+import { sameProblem } from './capture/sameProblem';
 
 /** Weak prior: one pseudo-success and one pseudo-failure. */
 export const PRIOR: Confidence = Object.freeze({ alpha: 1, beta: 1 }) as Confidence;
@@ -262,6 +263,8 @@ export const SAME_FIX_MIN_SIMILARITY = 0.5;
 /** Same normalised signature fixed the same way: the second one is evidence on the first, not a copy. */
 export function isDuplicateLesson(a: Lesson, b: Lesson): boolean {
   if (!a.errorSignature || a.errorSignature !== b.errorSignature) return false;
+  // The same error about another test, module or type is another problem, whatever fixed it.
+  if (!sameProblem({ key: a.errorSignature, message: a.errorText ?? '' }, { key: b.errorSignature, message: b.errorText ?? '' })) return false;
   // Nothing explains an unexplained lesson: it cannot be "fixed the same way" as anything.
   if (a.unexplained || b.unexplained) return false;
   // Captured lessons know what fixed them (the same commands or the same changed lines): merge only on

@@ -10,6 +10,7 @@ import { patchProblem, type MemoryPatch, type TeamEdit } from './memoryPatch';
 import { detectMemoryInjection } from './poison';
 import { signatureKeyOf } from './recall';
 import { foldEvent } from './reduce';
+import { narrowestGlobs } from './scope';
 import { scopeProblem } from './scopeCheck';
 import { sanitizeRecord } from './text';
 import {
@@ -98,19 +99,28 @@ export function sameLesson(a: Lesson, b: Lesson): boolean {
 }
 
 /**
- * What a lesson becomes when the same fix is seen again elsewhere: its scope covers both places (a glob
- * inside another is dropped; an empty scope is everywhere already) and it is found by the other errors
- * both episodes met. undefined when nothing grows.
+ * What a lesson becomes when the same fix is seen again elsewhere: its scope covers both places, the way
+ * an episode's files make a scope (narrowestGlobs: folders under one top-level folder meet at their common
+ * parent, so `services/billing/**` and `services/shipping/**` become `services/**`, the next service
+ * included; `src/**` and `api/server/**` stay two), a glob inside another is dropped, and an empty scope is
+ * everywhere already. It is also found by the other errors both episodes met. undefined when nothing grows.
  */
 export function scopeGrowth(lesson: Lesson, repeat: Lesson): { scope?: string[]; variantSignatures?: string[] } | undefined {
   const out: { scope?: string[]; variantSignatures?: string[] } = {};
   if (lesson.scope.length) {
-    const both = repeat.scope.length ? coveringGlobs([...lesson.scope, ...repeat.scope]) : [];
+    const both = repeat.scope.length ? coveringGlobs(mergedFolders([...lesson.scope, ...repeat.scope])) : [];
     if (!sameScope(both, lesson.scope)) out.scope = both;
   }
   const more = (repeat.variantSignatures ?? []).filter(k => k !== lesson.errorSignature && !(lesson.variantSignatures ?? []).includes(k));
   if (more.length) out.variantSignatures = [...(lesson.variantSignatures ?? []), ...more].slice(0, 8);
   return out.scope || out.variantSignatures ? out : undefined;
+}
+
+/** Folder globs (`a/b/**`) joined as narrowestGlobs joins files; other globs as they are. */
+function mergedFolders(globs: string[]): string[] {
+  const folders = globs.filter(g => /^[^*?[{]+\/\*\*$/.test(g));
+  const others = globs.filter(g => !folders.includes(g));
+  return [...narrowestGlobs(folders.map(g => `${g.slice(0, -2)}_`)), ...others];
 }
 
 /** Globs without the ones another covers (`src/server/**` inside `src/**`), sorted as narrowestGlobs sorts them. */

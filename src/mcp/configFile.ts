@@ -64,9 +64,41 @@ function style(text: string): { unit: string; eol: string } {
  * is indented in the file's own style at its depth; nothing around it is reformatted (jsonc-parser's
  * formatter would re-indent a sibling written on one line, so only its parse tree and its removal are used).
  */
-export function editJson(text: string, at: string[], value: unknown): string {
+export function editJson(text: string, at: (string | number)[], value: unknown): string {
   const base = text.trim() ? text : '{}';
   if (value === undefined) return applyEdits(base, modify(base, at, undefined, {}));
+  if (at.some(x => typeof x === 'number')) throw new Error('editJson sets object keys; appendJson adds to a list');
+  return setJson(base, at as string[], value);
+}
+
+/** `text` with `value` added at the end of the list at `at` (which must exist), every other byte kept. */
+export function appendJson(text: string, at: string[], value: unknown): string {
+  const root = parseTree(text);
+  const list = root && findNodeAtLocation(root, at);
+  if (!list || list.type !== 'array') throw new Error(`"${at.join('.')}" is not a list`);
+  const { unit, eol } = style(text);
+  const depth = at.length;
+  const item = JSON.stringify(value, null, unit).split('\n').join(eol + unit.repeat(depth + 1));
+  const last = list.children?.[list.children.length - 1];
+  if (last) return text.slice(0, last.offset + last.length) + `,${eol}${unit.repeat(depth + 1)}${item}` + text.slice(last.offset + last.length);
+  return text.slice(0, list.offset) + `[${eol}${unit.repeat(depth + 1)}${item}${eol}${unit.repeat(depth)}]` + text.slice(list.offset + list.length);
+}
+
+/** `text` without item `index` of the list at `at` (and the comma before or after it), every other byte kept. */
+export function removeJsonItem(text: string, at: string[], index: number): string {
+  const root = parseTree(text);
+  const list = root && findNodeAtLocation(root, at);
+  const items = list?.type === 'array' ? list.children ?? [] : [];
+  const item = items[index];
+  if (!item) return text;
+  const prev = items[index - 1];
+  const next = items[index + 1];
+  if (prev) return text.slice(0, prev.offset + prev.length) + text.slice(item.offset + item.length);
+  if (next) return text.slice(0, item.offset) + text.slice(next.offset);
+  return applyEdits(text, modify(text, [...at, index], undefined, {}));
+}
+
+function setJson(base: string, at: string[], value: unknown): string {
   const { unit, eol } = style(base);
   const pretty = (v: unknown, depth: number) => JSON.stringify(v, null, unit).split('\n').join(eol + unit.repeat(depth));
   const root = parseTree(base);

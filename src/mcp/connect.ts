@@ -10,6 +10,15 @@
 //   VS Code      .vscode/mcp.json   { "servers": { name: { type: "stdio", command, args } }, "inputs"?: [] }
 //   Codex CLI    (user) $CODEX_HOME/config.toml, default ~/.codex/config.toml:
 //                [mcp_servers.<name>] command = "…" args = […] (env = {…}, cwd = "…" optional)
+// With --server URL (a team's `engram serve`), the entry is the server's MCP endpoint over Streamable HTTP
+// instead, the token never written: each client's own way of reading it from elsewhere —
+//   Claude Code  { "type": "http", "url": "<URL>/mcp", "headers": { "Authorization": "Bearer ${ENGRAM_TOKEN}" } }
+//   Cursor       { "url": "<URL>/mcp", "headers": { "Authorization": "Bearer ${env:ENGRAM_TOKEN}" } }
+//   VS Code      { "type": "http", "url": "<URL>/mcp", "headers": { "Authorization": "Bearer ${input:engram-token}" } }
+//                and a promptString input (password) that VS Code asks for once and keeps in its secret storage
+//   Codex CLI    [mcp_servers.engram] url = "<URL>/mcp" bearer_token_env_var = "ENGRAM_TOKEN"
+// Switching between the two kinds removes the other kind's keys of ours (command/args, or type/url and
+// the Authorization header); the user's keys stay.
 // Codex also reads a project's .codex/config.toml, but only once the project is trusted, and says nothing
 // when it is not; the user file is what `codex mcp add` writes and always works, so Codex gets that one.
 // User-level entries name no folder: the client starts the server in the project it works in, and the
@@ -17,7 +26,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { editJson, parseJsonObject, readText, writeConfigText } from './configFile';
+import { appendJson, editJson, parseJsonObject, readText, removeJsonItem, writeConfigText } from './configFile';
 import { removeTable, setTable, type TomlValue } from './tomlTable';
 
 export const CLIENTS = ['claude-code', 'codex', 'cursor', 'vscode'] as const;
@@ -29,14 +38,44 @@ export interface ConnectOptions {
   user?: boolean;
   home?: string;
   env?: NodeJS.ProcessEnv;
+  /** A team server (engram serve): the entry is its MCP endpoint over HTTP, with the token read from elsewhere. */
+  server?: string;
 }
 
 type Target =
   | { format: 'json'; file: string; key: 'mcpServers' | 'servers'; entry: Record<string, unknown>; user: boolean }
   | { format: 'toml'; file: string; table: string[]; entry: Record<string, TomlValue>; user: true };
 
+/** The variable the token is read from (Claude Code, Cursor, Codex) and VS Code's input id for it. */
+export const TOKEN_ENV = 'ENGRAM_TOKEN';
+export const TOKEN_INPUT = 'engram-token';
+/** Every key of the entry Engram decides, of either kind; `headers` means its Authorization only. */
+const OURS = ['type', 'command', 'args', 'url', 'headers', 'bearer_token_env_var'];
+
+/** The team server's MCP endpoint: <URL>/mcp, however the URL was given. */
+export function mcpUrl(server: string): string {
+  let u: URL;
+  try { u = new URL(server); } catch { throw new Error(`--server needs a URL (http://host:port), not "${server}"`); }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`--server must be an http(s):// URL, not ${u.protocol}`);
+  if (u.username || u.password || u.search) throw new Error('--server takes the bare URL: the token goes in ENGRAM_TOKEN, never in the URL');
+  const base = u.toString().replace(/\/+$/, '');
+  return /\/mcp$/.test(base) ? base : `${base}/mcp`;
+}
+
 /** Which file, which key, which entry: the one place each client's shape is decided. */
 function target(client: ClientName, folder: string, cli: string, o: ConnectOptions): Target {
+  const t = stdioTarget(client, folder, cli, o);
+  if (!o.server) return t;
+  const url = mcpUrl(o.server);
+  switch (client) {
+    case 'claude-code': return { ...t, entry: { type: 'http', url, headers: { Authorization: `Bearer \${${TOKEN_ENV}}` } } } as Target;
+    case 'cursor': return { ...t, entry: { url, headers: { Authorization: `Bearer \${env:${TOKEN_ENV}}` } } } as Target;
+    case 'vscode': return { ...t, entry: { type: 'http', url, headers: { Authorization: `Bearer \${input:${TOKEN_INPUT}}` } } } as Target;
+    case 'codex': return { ...t, entry: { url, bearer_token_env_var: TOKEN_ENV } } as Target;
+  }
+}
+
+function stdioTarget(client: ClientName, folder: string, cli: string, o: ConnectOptions): Target {
   const home = o.home ?? os.homedir();
   const user = !!o.user;
   const inFolder = ['--folder', '${workspaceFolder}'];
@@ -97,21 +136,74 @@ export function connect(client: ClientName, folder: string, cli: string, o: Conn
   if (before !== undefined && (typeof before !== 'object' || before === null || Array.isArray(before))) {
     throw new Error(`"${t.key}.${SERVER_NAME}" in ${file} is not an object; it was left untouched.`);
   }
-  const entry = { ...(before as Record<string, unknown> | undefined), ...t.entry };
-  const text = `"${SERVER_NAME}": ${JSON.stringify(entry)}`;
-  if (before !== undefined && same(before, entry)) return { file, change: 'unchanged', entry, text };
   let next = existing?.text ?? '';
   if (before === undefined) {
     // Added at the end of the servers: other servers stay where they were.
     next = editJson(next, [t.key, SERVER_NAME], t.entry);
   } else {
-    // Only the keys Engram decides (command, args, VS Code's type); every other key is the user's.
-    for (const [k, v] of Object.entries(t.entry)) next = editJson(next, [t.key, SERVER_NAME, k], v);
+    next = setOurKeys(next, [t.key, SERVER_NAME], before as Record<string, unknown>, t.entry);
   }
+  if (client === 'vscode') next = o.server ? withTokenInput(next) : withoutTokenInput(next);
+  const entry = serversOf(parseJsonObject(next, file), t.key, file)[SERVER_NAME] as Record<string, unknown>;
+  const text = `"${SERVER_NAME}": ${JSON.stringify(entry)}`;
+  if (existing && next === existing.text) return { file, change: 'unchanged', entry, text };
   // A new file ends with a line break; an existing one keeps whatever it had.
   if (!existing) next = next.endsWith('\n') ? next : next + '\n';
   writeConfigText(file, next);
   return { file, change: !existing ? 'created' : before === undefined ? 'added' : 'updated', entry, text };
+}
+
+/**
+ * Only the keys Engram decides (command, args, VS Code's type; or type, url and the Authorization header),
+ * each in place; the other kind's keys of ours go; every other key, and every other header, is the user's.
+ */
+function setOurKeys(text: string, at: string[], before: Record<string, unknown>, entry: Record<string, unknown>): string {
+  let next = text;
+  const headers = before.headers;
+  const userHeaders = typeof headers === 'object' && headers !== null && !Array.isArray(headers) ? headers as Record<string, unknown> : undefined;
+  for (const k of OURS) {
+    if (k in entry || !(k in before)) continue;
+    // A type the user chose stays ("stdio" on Claude Code); ours, "http", goes with the URL.
+    if (k === 'type' && before.type !== 'http') continue;
+    if (k === 'headers' && userHeaders) {
+      if (!('Authorization' in userHeaders)) continue;
+      const others = Object.keys(userHeaders).filter(h => h !== 'Authorization');
+      next = editJson(next, others.length ? [...at, 'headers', 'Authorization'] : [...at, 'headers'], undefined);
+      continue;
+    }
+    next = editJson(next, [...at, k], undefined);
+  }
+  for (const [k, v] of Object.entries(entry)) {
+    if (JSON.stringify(before[k]) === JSON.stringify(v)) continue;
+    if (k === 'headers' && userHeaders) {
+      for (const [h, hv] of Object.entries(v as Record<string, unknown>)) if (userHeaders[h] !== hv) next = editJson(next, [...at, 'headers', h], hv);
+      continue;
+    }
+    next = editJson(next, [...at, k], v);
+  }
+  return next;
+}
+
+/** VS Code's input the Authorization header names: asked once, kept in VS Code's secret storage. */
+const TOKEN_INPUT_ENTRY = { type: 'promptString', id: TOKEN_INPUT, description: 'Engram team server token (engram serve token create)', password: true };
+
+function inputsOf(text: string): unknown[] | undefined {
+  const v = text.trim() ? (JSON.parse(text) as Record<string, unknown>).inputs : undefined;
+  return Array.isArray(v) ? v : undefined;
+}
+
+function withTokenInput(text: string): string {
+  const inputs = inputsOf(text);
+  if (inputs?.some(i => (i as { id?: unknown })?.id === TOKEN_INPUT)) return text;
+  return inputs ? appendJson(text, ['inputs'], TOKEN_INPUT_ENTRY) : editJson(text, ['inputs'], [TOKEN_INPUT_ENTRY]);
+}
+
+/** Our input goes (and the list, when nothing else is in it: connect added it). */
+function withoutTokenInput(text: string): string {
+  const inputs = inputsOf(text);
+  const at = inputs?.findIndex(i => (i as { id?: unknown })?.id === TOKEN_INPUT) ?? -1;
+  if (!inputs || at < 0) return text;
+  return inputs.length === 1 ? editJson(text, ['inputs'], undefined) : removeJsonItem(text, ['inputs'], at);
 }
 
 export function disconnect(client: ClientName, folder: string, o: ConnectOptions = {}): ConnectResult {
@@ -124,13 +216,15 @@ export function disconnect(client: ClientName, folder: string, o: ConnectOptions
   const servers = serversOf(config, t.key, file);
   if (!(SERVER_NAME in servers)) return { file, change: 'absent' };
   const { [SERVER_NAME]: removed, ...rest } = servers;
-  const others = Object.keys(config).filter(k => k !== t.key);
+  const hadInput = client === 'vscode' && withoutTokenInput(existing.text) !== existing.text;
+  const others = Object.keys(config).filter(k => k !== t.key && !(hadInput && k === 'inputs' && inputsOf(existing.text)!.length === 1));
   if (!Object.keys(rest).length && !others.length && !fs.lstatSync(file).isSymbolicLink()) {
     deleteOurs(file, folder, t.user);
     return { file, change: 'deleted-file', entry: removed as Record<string, unknown> };
   }
   // Our entry goes, and the servers object with it when nothing else is in it (connect added it).
-  const next = editJson(existing.text, Object.keys(rest).length ? [t.key, SERVER_NAME] : [t.key], undefined);
+  let next = editJson(existing.text, Object.keys(rest).length ? [t.key, SERVER_NAME] : [t.key], undefined);
+  if (client === 'vscode') next = withoutTokenInput(next);
   writeConfigText(file, next);
   return { file, change: 'removed', entry: removed as Record<string, unknown> };
 }
@@ -139,7 +233,7 @@ type TomlTarget = Extract<Target, { format: 'toml' }>;
 
 function connectToml(t: TomlTarget): ConnectResult {
   const before = readText(t.file);
-  const r = setTable(before ?? '', t.table, t.entry);
+  const r = setTable(before ?? '', t.table, t.entry, OURS);
   if ('error' in r) throw new Error(`${t.file}: ${r.error}; it was left untouched. Add the entry by hand.`);
   if (r.change === 'unchanged') return { file: t.file, change: 'unchanged', entry: t.entry, text: r.table };
   writeConfigText(t.file, r.text);

@@ -1,19 +1,25 @@
 // The `engram connect|disconnect CLIENT [--user] [--hooks]` commands: what changed on stdout, errors on stderr.
-import { CLIENTS, connect, connectHooks, describeChange, disconnect, disconnectHooks, isClient } from './connect';
+import { CLIENTS, connect, connectHooks, describeChange, disconnect, disconnectHooks, isClient, TOKEN_ENV, TOKEN_INPUT } from './connect';
 
 interface Io { out(s: string): void; err(s: string): void }
 
-export function runConnect(cmd: 'connect' | 'disconnect', client: string | undefined, folder: string, io: Io, opts: { hooks?: boolean; user?: boolean } = {}): number {
+export function runConnect(cmd: 'connect' | 'disconnect', client: string | undefined, folder: string, io: Io, opts: { hooks?: boolean; user?: boolean; server?: string } = {}): number {
   const hooks = !!opts.hooks;
   if (!isClient(client)) {
     io.err(`engram: ${cmd} needs one of ${CLIENTS.join(', ')}${client ? ` (not "${client}")` : ''}\n`);
     return 2;
   }
   if (hooks && client !== 'claude-code') { io.err(`engram: --hooks is for claude-code only\n`); return 2; }
+  if (opts.server !== undefined && cmd === 'disconnect') { io.err('engram: disconnect takes no --server (it removes the entry of either kind)\n'); return 2; }
   try {
     // This very bundle is what the client will run: `node <this cli.js> mcp`.
-    const r = cmd === 'connect' ? connect(client, folder, __filename, { user: opts.user }) : disconnect(client, folder, { user: opts.user });
+    const r = cmd === 'connect' ? connect(client, folder, __filename, { user: opts.user, server: opts.server }) : disconnect(client, folder, { user: opts.user });
     io.out(describeChange(client, r));
+    if (opts.server && cmd === 'connect') {
+      io.out(client === 'vscode'
+        ? `vscode: VS Code asks for the token once (input "${TOKEN_INPUT}") and keeps it in its secret storage\n`
+        : `${client}: set ${TOKEN_ENV} to a token from \`engram serve token create\` where ${client} runs\n`);
+    }
     // Claude Code's hooks capture the agent's own failing commands and fixes: only with --hooks (consent);
     // disconnect always removes ours.
     if (client === 'claude-code' && (hooks || cmd === 'disconnect')) {

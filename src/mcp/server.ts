@@ -174,7 +174,7 @@ export async function runMcpServer(opts: McpOptions): Promise<void> {
   await server.connect(transport);
   const drained = trackRequests(transport);
   void Promise.all([opts.store, personal()]).then(([s, p]) => {
-    opts.log.info(`engram mcp: serving ${s.stats().memories} memories for "${opts.workspace}"${p ? ` and ${p.stats().memories} personal ones` : ''} on stdio (workspace root ${opts.folder})`);
+    opts.log.info(`engram mcp: serving ${s.count()} memories for "${opts.workspace}"${p ? ` and ${p.count()} personal ones` : ''} on stdio (workspace root ${opts.folder})`);
   }, e => opts.log.error(`engram mcp: the memory store did not open: ${(e as Error).message}`));
   await closed;
   // Answers to requests already read still go out (stdout is open after stdin ends); then the store closes.

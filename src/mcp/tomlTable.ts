@@ -178,7 +178,7 @@ function keyRange(scan: Scan, line: number): [number, number] {
  * The document with `entries` set in the table at `path` (the table added at the end when it is not
  * there), every other line kept; `table` is the table's own lines as they now read.
  */
-export function setTable(text: string, path: string[], entries: Record<string, TomlValue>): { text: string; change: TableChange; table: string } | { error: string } {
+export function setTable(text: string, path: string[], entries: Record<string, TomlValue>, remove: string[] = []): { text: string; change: TableChange; table: string } | { error: string } {
   const scan = scanToml(text);
   if ('error' in scan) return scan;
   const r = regions(scan, path);
@@ -207,12 +207,21 @@ export function setTable(text: string, path: string[], entries: Record<string, T
     // After the last of our keys the table has (command before args, as Codex's docs write them).
     const anchor = edits.length ? Math.max(...edits.map(e => e.at[1])) : own.line + 1;
     if (missing.length) edits.push({ at: [anchor, anchor], with: missing });
-    for (const e of edits.sort((a, b) => b.at[0] - a.at[0])) lines.splice(e.at[0], e.at[1] - e.at[0], ...e.with);
+    // Keys of ours that the new entry does not have (command and args when it becomes a URL): they go.
+    for (const k of remove) {
+      if (k in entries) continue;
+      const key = scan.keys.find(x => samePath(x.table, path) && samePath(x.path, [...path, k]));
+      if (key) edits.push({ at: keyRange(scan, key.line), with: [] });
+    }
+    // At one line, a removal before an insertion there: the inserted lines are not what it removes.
+    for (const e of edits.sort((a, b) => b.at[0] - a.at[0] || (b.at[1] - b.at[0]) - (a.at[1] - a.at[0]))) lines.splice(e.at[0], e.at[1] - e.at[0], ...e.with);
   }
   const out = lines.join(eol);
   const after = validToml(out);
   const current = readAt(valid.doc, path) as Record<string, unknown> | undefined;
-  const expected = withAt(valid.doc, path, { ...(current ?? {}), ...entries });
+  const kept = { ...(current ?? {}), ...entries };
+  for (const k of remove) if (!(k in entries)) delete kept[k];
+  const expected = withAt(valid.doc, path, kept);
   if ('error' in after || !same(after.doc, expected)) return { error: 'the edit would not read back as written' };
   const table = tableText(out, path);
   return { text: out, change: out === text ? 'unchanged' : own ? 'updated' : 'added', table };

@@ -15,6 +15,8 @@ export interface ClientOptions {
   /** Per request (ms); default 10 s. */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** Aborts every request in flight (a window closing while a change poll is held open). */
+  signal?: AbortSignal;
 }
 
 export class TeamClient {
@@ -34,7 +36,7 @@ export class TeamClient {
     try {
       res = await f(`${this.base}${path}`, {
         method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000),
+        signal: this.signalFor(opts.timeoutMs ?? this.opts.timeoutMs ?? 10_000),
       });
     } catch (e) {
       const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
@@ -51,6 +53,11 @@ export class TeamClient {
     return json as T;
   }
 
+  private signalFor(ms: number): AbortSignal {
+    const timeout = AbortSignal.timeout(ms);
+    return this.opts.signal ? AbortSignal.any([timeout, this.opts.signal]) : timeout;
+  }
+
   health() { return this.request<{ ok: boolean; database: string; vectors: string; schema: number }>('GET', '/v1/health'); }
   record(memory: object) { return this.request<{ id: string; status: string; merged?: boolean; flagged?: string[] }>('POST', '/v1/memories', memory); }
   recordBatch(memories: object[]) { return this.request<{ results: ({ id: string; status: string; merged?: boolean } | { error: string })[] }>('POST', '/v1/memories:batch', { memories }); }
@@ -58,7 +65,9 @@ export class TeamClient {
   get(id: string) { return this.request<Record<string, unknown>>('GET', `/v1/memories/${encodeURIComponent(id)}`); }
   forget(id: string) { return this.request<{ forgotten: string }>('DELETE', `/v1/memories/${encodeURIComponent(id)}`); }
   feedback(id: string, b: { outcome: string; reason?: string; workspace?: string }) { return this.request<{ id: string; maturity: string; previousMaturity: string; confidence: number }>('POST', `/v1/memories/${encodeURIComponent(id)}/feedback`, b); }
-  changes(after: number, waitS = 0) { return this.request<ChangePageJson>('GET', `/v1/changes?after=${after}&wait=${waitS}`, undefined, { timeoutMs: (waitS + 10) * 1000 }); }
+  changes(after: number, waitS = 0, limit?: number) {
+    return this.request<ChangePageJson>('GET', `/v1/changes?after=${after}&wait=${waitS}${limit ? `&limit=${limit}` : ''}`, undefined, { timeoutMs: (waitS + 10) * 1000 });
+  }
 }
 
 export interface RecallAnswer { query: string; file?: string; results: RecallResultJsonLike[] }

@@ -11,6 +11,7 @@ import { isUnavailable, type Caller } from './db';
 import type { RateLimiter } from './rateLimit';
 import type { TeamService } from './service';
 import { verifyToken } from './tokens';
+import { isLoopback, KEY_HEADER, keyMatches, LOCAL_ROUTE, runTokenOp } from './localControl';
 
 export const MAX_BODY = 1024 * 1024;
 export const MAX_BATCH_BODY = 8 * 1024 * 1024;
@@ -26,6 +27,8 @@ export interface HttpOptions {
   /** MCP over Streamable HTTP at /mcp (mcpHttp.ts), with the caller already authenticated. */
   mcp?(req: http.IncomingMessage, res: http.ServerResponse, caller: Caller, body: unknown): Promise<void>;
   maxBody?: number;
+  /** The embedded server's key for token commands from this machine (localControl.ts). */
+  localKey?: string;
 }
 
 type Handler = (caller: Caller, body: unknown, params: string[], url: URL) => Promise<{ status?: number; body: object }>;
@@ -84,6 +87,13 @@ async function handle(o: HttpOptions, table: Route[], req: http.IncomingMessage,
     if (method !== 'GET') throw new ApiError(405, 'method_not_allowed', 'use GET');
     const h = await o.health();
     return send(res, h.status, h.body);
+  }
+  if (url.pathname === LOCAL_ROUTE && o.localKey) {
+    // Token commands from this machine's CLI while the embedded database is ours: the key, from loopback only.
+    if (method !== 'POST') throw new ApiError(405, 'method_not_allowed', 'use POST');
+    if (!isLoopback(req.socket.remoteAddress) || !keyMatches(req.headers[KEY_HEADER], o.localKey)) throw new ApiError(403, 'forbidden', 'token commands come from the server\'s own machine with its key');
+    const body = await readJson(req, o.maxBody ?? MAX_BODY);
+    return send(res, 200, await runTokenOp(o.service.db, body));
   }
   const isMcp = url.pathname === '/mcp';
   const route = isMcp ? undefined : table.find(r => r.path.test(url.pathname) && r.method === method);

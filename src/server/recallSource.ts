@@ -38,18 +38,24 @@ function recallable(nowParam: number): string {
   return RECALLABLE.replace('$NOW', `$${nowParam}`);
 }
 
+/**
+ * The statistics BM25 reads for this caller: the team's and the caller's own private memories' (never
+ * another principal's: their words must not move this caller's scores).
+ */
 export async function tenantStats(q: Queryable, tenant: string, terms: string[]): Promise<TenantStats> {
-  const r = await q.query<{ docs: string; total_len: string; terms: string[] | null; dfs: number[] | null }>(
-    `SELECT t.docs, t.total_len, s.terms, s.dfs FROM tenants t,
-       LATERAL (SELECT array_agg(term) AS terms, array_agg(df) AS dfs FROM term_stats WHERE tenant_id = $1 AND term = ANY($2::text[]) AND df > 0) s
-     WHERE t.tenant_id = $1`,
+  const mine = `tenant_id = $1 AND scope IN ('', coalesce(current_setting('engram.principal', true), ''))`;
+  const r = await q.query<{ docs: string | null; total_len: string | null; terms: string[] | null; dfs: string[] | null }>(
+    `SELECT d.docs, d.total_len, s.terms, s.dfs FROM
+       (SELECT sum(docs) AS docs, sum(total_len) AS total_len FROM scope_stats WHERE ${mine}) d,
+       (SELECT array_agg(term) AS terms, array_agg(df) AS dfs FROM
+          (SELECT term, sum(df) AS df FROM term_stats WHERE ${mine} AND term = ANY($2::text[]) GROUP BY term HAVING sum(df) > 0) w) s`,
     [tenant, terms],
   );
   const row = r.rows[0];
   const docs = Number(row?.docs ?? 0);
   const df = new Map<string, number>();
-  (row?.terms ?? []).forEach((t, i) => df.set(t, row!.dfs![i]));
-  return { docs, avgLen: docs ? Number(row.total_len) / docs || 1 : 1, df };
+  (row?.terms ?? []).forEach((t, i) => df.set(t, Number(row!.dfs![i])));
+  return { docs, avgLen: docs ? Number(row!.total_len) / docs || 1 : 1, df };
 }
 
 export function idfOf(stats: TenantStats, term: string): number {

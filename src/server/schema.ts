@@ -6,14 +6,16 @@
 // `engram.principal`: a query that forgets its WHERE clause still sees one tenant only.
 import { APP_ROLE, type Db, type Queryable } from './db';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** The dimension of the stored vectors (the model-free hash embedder's, store/hashEmbedder.ts). */
 export const VECTOR_DIMS = 384;
 const MIGRATION_LOCK = 7_077_020;
 
 const TENANT = `current_setting('engram.tenant', true)`;
 const PRINCIPAL = `current_setting('engram.principal', true)`;
-const TENANT_TABLES = ['tenants', 'memories', 'events', 'term_stats', 'tombstones'] as const;
+const TENANT_TABLES = ['tenants', 'memories', 'events', 'term_stats', 'scope_stats', 'tombstones'] as const;
+/** Word statistics per scope: '' is the team's, a principal's name their private memories'. */
+const STATS_TABLES = ['term_stats', 'scope_stats'];
 
 /** Migration n brings the schema from version n-1 to n. Never edit one that has shipped: add the next. */
 const MIGRATIONS: string[] = [
@@ -89,6 +91,28 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (tenant_id, id)
   );
   `,
+  // 2: word statistics by scope. BM25 over the whole tenant counted private memories' words too, so
+  // another principal's scores moved with words only a private memory held (and its document count):
+  // a private memory's existence could be probed. Now the team's statistics ('') and each principal's
+  // private ones are kept apart, and a caller's recall reads the team's plus its own.
+  `
+  ALTER TABLE term_stats ADD COLUMN scope text NOT NULL DEFAULT '';
+  ALTER TABLE term_stats DROP CONSTRAINT term_stats_pkey;
+  ALTER TABLE term_stats ADD PRIMARY KEY (tenant_id, scope, term);
+  CREATE TABLE scope_stats (
+    tenant_id text NOT NULL,
+    scope text NOT NULL,
+    docs bigint NOT NULL DEFAULT 0,
+    total_len bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (tenant_id, scope)
+  );
+  DELETE FROM term_stats;
+  INSERT INTO term_stats (tenant_id, scope, term, df)
+    SELECT tenant_id, CASE WHEN visibility = 'team' THEN '' ELSE principal END, t, count(*)::int FROM memories, unnest(terms) AS t GROUP BY 1, 2, 3;
+  INSERT INTO scope_stats (tenant_id, scope, docs, total_len)
+    SELECT tenant_id, CASE WHEN visibility = 'team' THEN '' ELSE principal END, count(*), coalesce(sum(len), 0) FROM memories GROUP BY 1, 2;
+  ALTER TABLE tenants DROP COLUMN docs, DROP COLUMN total_len;
+  `,
 ];
 
 /** Row-level security, re-applied on every start (idempotent), so a policy change reaches old databases. */
@@ -96,7 +120,9 @@ function policies(): string {
   const own = `(visibility = 'team' OR principal = ${PRINCIPAL})`;
   const out: string[] = [];
   for (const t of TENANT_TABLES) {
-    const rule = t === 'memories' || t === 'events' || t === 'tombstones' ? `tenant_id = ${TENANT} AND ${own}` : `tenant_id = ${TENANT}`;
+    const rule = t === 'memories' || t === 'events' || t === 'tombstones' ? `tenant_id = ${TENANT} AND ${own}`
+      : STATS_TABLES.includes(t) ? `tenant_id = ${TENANT} AND (scope = '' OR scope = ${PRINCIPAL})`
+      : `tenant_id = ${TENANT}`;
     // For the request role only: the owner (migrations, tokens, the change poll) works across tenants.
     out.push(
       `ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY`,

@@ -11,6 +11,8 @@ import { RateLimiter } from './rateLimit';
 import { migrate, type SchemaInfo } from './schema';
 import { TeamService } from './service';
 import { mcpHandler } from './mcpHttp';
+import * as fs from 'fs';
+import { newKey, writeControl } from './localControl';
 import { version } from '../../package.json';
 
 export interface ServeOptions {
@@ -66,7 +68,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         return { status: 503, body: { ok: false, ...base, error: 'the database is unavailable' } };
       }
     };
-    server = createHttpServer({ service, hub, limiter, log: opts.log, health, mcp: mcpHandler(service, opts.log, version) });
+    // The embedded database is this process's alone: token commands reach it through us (localControl.ts).
+    const localKey = db.kind === 'embedded' && opts.dataDir ? newKey() : undefined;
+    server = createHttpServer({ service, hub, limiter, log: opts.log, health, mcp: mcpHandler(service, opts.log, version), localKey });
     const s = server;
     await new Promise<void>((resolve, reject) => {
       s.once('error', reject);
@@ -74,9 +78,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
     const addr = s.address() as AddressInfo;
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const url = `http://${host}:${addr.port}`;
+    const controlFile = localKey ? writeControl(opts.dataDir!, { pid: process.pid, url: url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:'), key: localKey }) : undefined;
     const running: RunningServer = {
-      url: `http://${host}:${addr.port}`, db, schema, service, hub,
+      url, db, schema, service, hub,
       close: async () => {
+        if (controlFile) fs.rmSync(controlFile, { force: true });
         await hub!.close();
         s.closeAllConnections?.();
         await new Promise<void>(resolve => s.close(() => resolve()));

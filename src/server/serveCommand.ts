@@ -7,7 +7,8 @@ import type { Logger } from '../core/types';
 import { stderrLogger } from '../mcp/command';
 import { migrate } from './schema';
 import { openDatabase, startServer } from './serve';
-import { createToken, listTokens, revokeToken, ROLES, type Role } from './tokens';
+import { readControl, sendTokenOp, type Control } from './localControl';
+import { createToken, listTokens, revokeToken, ROLES, type Role, type TokenInfo } from './tokens';
 
 export interface CliArgs { positional: string[]; flags: Map<string, string | true> }
 interface Io { out(s: string): void; err(s: string): void }
@@ -66,6 +67,9 @@ async function runToken(rest: string[], a: CliArgs, io: Io, log: Logger): Promis
     return 2;
   }
   const w = where(a);
+  // An embedded server running on this folder holds its database: the command goes through it.
+  const running = !w.database ? readControl(w.dataDir) : undefined;
+  if (running) return runTokenThrough(running, sub, rest, a, io);
   const db = await openDatabase({ database: w.database, dataDir: w.dataDir, log });
   try {
     await migrate(db);
@@ -84,11 +88,42 @@ async function runToken(rest: string[], a: CliArgs, io: Io, log: Logger): Promis
       io.out(`revoked ${what.startsWith('eng_') ? 'the token' : what}\n`);
       return 0;
     }
-    const tokens = await listTokens(db, str(a, 'tenant'));
-    if (a.flags.has('json')) io.out(JSON.stringify(tokens) + '\n');
-    else io.out(tokens.map(t => `${t.id}  ${t.tenant}  ${t.principal}  ${t.role}  ${t.createdAt}${t.revokedAt ? `  revoked ${t.revokedAt}` : ''}`).join('\n') + (tokens.length ? '\n' : ''));
+    printTokens(await listTokens(db, str(a, 'tenant')), a, io);
     return 0;
   } finally {
     await db.close();
   }
+}
+
+/** The token commands sent to the embedded server that holds the folder; the same output as on the database. */
+async function runTokenThrough(c: Control, sub: 'create' | 'revoke' | 'list', rest: string[], a: CliArgs, io: Io): Promise<number> {
+  io.err(`engram: the engram serve running on this folder (pid ${c.pid}) holds its database; asking it\n`);
+  try {
+    if (sub === 'create') {
+      const role = (str(a, 'role') ?? 'member') as Role;
+      if (!ROLES.includes(role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+      const r = await sendTokenOp(c, { op: 'create', tenant: str(a, 'tenant') ?? '', principal: str(a, 'principal') ?? '', role }) as { token: string; info: TokenInfo };
+      io.out(`token ${r.info.id} for ${r.info.principal} (${r.info.role}) in tenant ${r.info.tenant}; it is shown once, only its hash is kept:\n${r.token}\n`);
+      return 0;
+    }
+    if (sub === 'revoke') {
+      const what = rest[1];
+      if (!what) throw new Error('token revoke needs a token id (tok_…) or the token');
+      const r = await sendTokenOp(c, { op: 'revoke', what });
+      if (!r.revoked) { io.err(`engram: no live token ${what.startsWith('eng_') ? '(the given token)' : what}\n`); return 1; }
+      io.out(`revoked ${what.startsWith('eng_') ? 'the token' : what}\n`);
+      return 0;
+    }
+    const tokens = (await sendTokenOp(c, { op: 'list', tenant: str(a, 'tenant') })).tokens as TokenInfo[];
+    printTokens(tokens, a, io);
+    return 0;
+  } catch (e) {
+    io.err(`engram: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+function printTokens(tokens: TokenInfo[], a: CliArgs, io: Io): void {
+  if (a.flags.has('json')) io.out(JSON.stringify(tokens) + '\n');
+  else io.out(tokens.map(t => `${t.id}  ${t.tenant}  ${t.principal}  ${t.role}  ${t.createdAt}${t.revokedAt ? `  revoked ${t.revokedAt}` : ''}`).join('\n') + (tokens.length ? '\n' : ''));
 }

@@ -9,7 +9,8 @@ import type { FeedbackOutcome, HistoryEntry, Memory, MemoryEvent, MemoryKind, Re
 import { planFeedback, planRecord, prepareImported } from '../core/writePlan';
 import type { Caller, Db, Queryable } from './db';
 import { anyTermQuery, derive, type Visibility } from './memoryRows';
-import { recallForCaller } from './recallAdapter';
+import { RecallService } from '../core/recallService';
+import { TenantRecallSource } from './tenantRecallSource';
 import { PlanView, ROW_COLUMNS, TenantWrite, planContext, stored, type RowOut, type StoredMemory } from './writes';
 import { nameProblem } from './tokens';
 import { ApiError } from './apiError';
@@ -197,8 +198,14 @@ export class TeamService {
     }
     const ws = this.workspaceOf(b.workspace);
     const file = typeof b.file === 'string' && b.file ? b.file.replace(/\\/g, '/').replace(/^\.\//, '') : undefined;
-    const query = { text: b.query, file, k: (b.k as number | undefined) ?? 5, proactive: b.proactive === true || undefined, kinds, now: this.now() };
-    const { results } = await this.opts.db.callerTx(caller, q => recallForCaller(q, caller, query, { vectors: this.opts.vectors, workspace: ws }));
+    const query = { text: b.query, file, k: b.k as number | undefined, proactive: b.proactive === true || undefined, kinds };
+    const now = this.now();
+    // The one recall service every surface asks, over this tenant's database as its store: the team's
+    // memories and the caller's own private ones (owner 'personal' on the server).
+    const results = await this.opts.db.callerTx(caller, q => new RecallService({
+      workspace: async () => new TenantRecallSource(q, caller, { vectors: this.opts.vectors, workspace: ws, now }),
+      owners: () => ['team', 'personal'],
+    }).recall(query));
     return { query: b.query, ...(file ? { file } : {}), results };
   }
 

@@ -28,9 +28,9 @@ export function stored(r: RowOut): StoredMemory {
 /** A write inside one caller transaction: the tenant is locked, its next revision taken. */
 export class TenantWrite {
   private seq = 0;
-  private readonly termDelta = new Map<string, number>();
-  private docsDelta = 0;
-  private lenDelta = 0;
+  /** Word and document counts by scope ('' the team's, else the principal whose private memory it is). */
+  private readonly termDelta = new Map<string, Map<string, number>>();
+  private readonly docDelta = new Map<string, { docs: number; len: number }>();
   private touched = false;
 
   private constructor(private readonly q: Queryable, private readonly caller: Caller, readonly rev: number, private readonly vectors: boolean) {}
@@ -69,22 +69,40 @@ export class TenantWrite {
     await this.event(cur.memory.id, cur, at, 'approved', { type: 'approved', id: cur.memory.id, at, by: this.caller.principal });
   }
 
-  /** Word statistics, tenant counts and the change notification: call once, last. */
+  /** Word statistics, document counts and the change notification: call once, last. */
   async finish(): Promise<void> {
-    if (this.termDelta.size) {
-      const terms = [...this.termDelta.keys()].sort();
-      const deltas = terms.map(t => this.termDelta.get(t)!);
-      await this.q.query(
-        `INSERT INTO term_stats (tenant_id, term, df) SELECT $1, t, d FROM unnest($2::text[], $3::int[]) AS x(t, d)
-         ON CONFLICT (tenant_id, term) DO UPDATE SET df = term_stats.df + excluded.df`,
-        [this.caller.tenant, terms, deltas],
-      );
-      const fell = terms.filter(t => this.termDelta.get(t)! < 0);
-      // A word no memory has any more leaves the table with its last memory (forget removes the text).
-      if (fell.length) await this.q.query(`DELETE FROM term_stats WHERE tenant_id = $1 AND term = ANY($2::text[]) AND df <= 0`, [this.caller.tenant, fell]);
+    const scopes: string[] = [];
+    const terms: string[] = [];
+    const deltas: number[] = [];
+    for (const scope of [...this.termDelta.keys()].sort()) {
+      const m = this.termDelta.get(scope)!;
+      for (const t of [...m.keys()].sort()) {
+        if (!m.get(t)) continue;
+        scopes.push(scope); terms.push(t); deltas.push(m.get(t)!);
+      }
     }
-    if (this.docsDelta || this.lenDelta) {
-      await this.q.query(`UPDATE tenants SET docs = docs + $2, total_len = total_len + $3 WHERE tenant_id = $1`, [this.caller.tenant, this.docsDelta, this.lenDelta]);
+    if (terms.length) {
+      await this.q.query(
+        `INSERT INTO term_stats (tenant_id, scope, term, df) SELECT $1, s, t, d FROM unnest($2::text[], $3::text[], $4::int[]) AS x(s, t, d)
+         ON CONFLICT (tenant_id, scope, term) DO UPDATE SET df = term_stats.df + excluded.df`,
+        [this.caller.tenant, scopes, terms, deltas],
+      );
+      const fell = deltas.map((d, i) => (d < 0 ? i : -1)).filter(i => i >= 0);
+      // A word no memory of the scope has any more leaves the table with its last memory (forget removes the text).
+      if (fell.length) {
+        await this.q.query(
+          `DELETE FROM term_stats s USING unnest($2::text[], $3::text[]) AS x(sc, t) WHERE s.tenant_id = $1 AND s.scope = x.sc AND s.term = x.t AND s.df <= 0`,
+          [this.caller.tenant, fell.map(i => scopes[i]), fell.map(i => terms[i])],
+        );
+      }
+    }
+    const changed = [...this.docDelta].filter(([, d]) => d.docs || d.len).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (changed.length) {
+      await this.q.query(
+        `INSERT INTO scope_stats (tenant_id, scope, docs, total_len) SELECT $1, s, d, l FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS x(s, d, l)
+         ON CONFLICT (tenant_id, scope) DO UPDATE SET docs = scope_stats.docs + excluded.docs, total_len = scope_stats.total_len + excluded.total_len`,
+        [this.caller.tenant, changed.map(([k]) => k), changed.map(([, d]) => d.docs), changed.map(([, d]) => d.len)],
+      );
     }
     if (this.touched) await this.q.query(`SELECT pg_notify($1, $2)`, [CHANGES_CHANNEL, JSON.stringify({ tenant: this.caller.tenant, rev: this.rev })]);
   }
@@ -116,9 +134,8 @@ export class TenantWrite {
     );
     if (!r.rowCount) throw new ApiError(409, 'conflict', 'a memory with that id exists; send it without an id or with another one');
     this.touched = true;
-    this.countTerms(d.terms, +1);
-    this.docsDelta++;
-    this.lenDelta += d.len;
+    this.countTerms(meta, d.terms, +1);
+    this.countDoc(meta, +1, d.len);
   }
 
   private async update(cur: StoredMemory, next: Memory, ev: MemoryEvent): Promise<void> {
@@ -134,9 +151,9 @@ export class TenantWrite {
          WHERE tenant_id = $1 AND id = $2`,
         params,
       );
-      this.countTerms(before.terms, -1);
-      this.countTerms(d.terms, +1);
-      this.lenDelta += d.len - before.len;
+      this.countTerms(cur, before.terms, -1);
+      this.countTerms(cur, d.terms, +1);
+      this.countDoc(cur, 0, d.len - before.len);
     } else {
       await this.q.query(
         `UPDATE memories SET maturity = $3, expires_at = $4, updated_at = $5, rev = $6, body = $7::jsonb WHERE tenant_id = $1 AND id = $2`,
@@ -157,9 +174,8 @@ export class TenantWrite {
     await this.q.query(`DELETE FROM memories WHERE tenant_id = $1 AND id = $2`, [this.caller.tenant, id]);
     await this.q.query(`DELETE FROM events WHERE tenant_id = $1 AND memory_id = $2`, [this.caller.tenant, id]);
     await this.q.query(`INSERT INTO tombstones (tenant_id, id, visibility, principal, at, rev) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, [this.caller.tenant, id, cur.visibility, cur.principal, at, this.rev]);
-    this.countTerms(d.terms, -1);
-    this.docsDelta--;
-    this.lenDelta -= d.len;
+    this.countTerms(cur, d.terms, -1);
+    this.countDoc(cur, -1, -d.len);
     await this.event(id, cur, at, 'deleted', { type: 'deleted', id, at });
   }
 
@@ -171,9 +187,25 @@ export class TenantWrite {
     this.touched = true;
   }
 
-  private countTerms(terms: string[], sign: 1 | -1): void {
-    for (const t of terms) this.termDelta.set(t, (this.termDelta.get(t) ?? 0) + sign);
+  private countTerms(meta: RowMeta, terms: string[], sign: 1 | -1): void {
+    const scope = statsScope(meta);
+    let m = this.termDelta.get(scope);
+    if (!m) { m = new Map(); this.termDelta.set(scope, m); }
+    for (const t of terms) m.set(t, (m.get(t) ?? 0) + sign);
   }
+
+  private countDoc(meta: RowMeta, docs: number, len: number): void {
+    const scope = statsScope(meta);
+    const d = this.docDelta.get(scope) ?? { docs: 0, len: 0 };
+    d.docs += docs;
+    d.len += len;
+    this.docDelta.set(scope, d);
+  }
+}
+
+/** Whose word statistics a memory counts in: the team's (''), or its principal's when it is private. */
+export function statsScope(meta: Pick<RowMeta, 'visibility' | 'principal'>): string {
+  return meta.visibility === 'team' ? '' : meta.principal;
 }
 
 /**

@@ -24,10 +24,9 @@ import { mkdirPrivateSync, openNoFollowSync, readFileNoFollowSync } from './priv
 import { parseEvent } from './eventParse';
 import { checkSnapshot, readSnapshot, snapshotEvents, writeSnapshotSync, type ParsedSnapshot, type SnapshotSource } from './snapshotFile';
 
-export const EVENTS_FILE = 'events.jsonl';
-export const EVENTS_PREV_FILE = 'events.prev.jsonl';
-export const SNAPSHOT_FILE = 'snapshot.json';
-export const SNAPSHOT_PREV_FILE = 'snapshot.prev.json';
+import { EVENTS_FILE, EVENTS_PREV_FILE, SNAPSHOT_FILE, SNAPSHOT_PREV_FILE } from './logFiles';
+
+export { EVENTS_FILE, EVENTS_PREV_FILE, SNAPSHOT_FILE, SNAPSHOT_PREV_FILE };
 export const SNAPSHOT_NEXT_FILE = 'snapshot.next.json';
 
 const FORMAT = 1;

@@ -97,13 +97,14 @@ export class LayeredState {
   private *iterate(kinds?: readonly MemoryKind[]): IterableIterator<Memory> {
     const base = this.base;
     if (base) {
+      const scan = base.scan();
       for (let d = 0; d < base.docs; d++) {
         const id = base.docId(d);
         const o = this.over.get(id);
         if (o === null) continue;
         if (o) { if (!kinds || kinds.includes(o.kind)) yield o; continue; }
         if (kinds && !kinds.includes(base.kind(d))) continue;
-        const m = this.cache.get(id) ?? base.record(d);
+        const m = this.cache.get(id) ?? scan.record(d);
         if (m) yield m;
       }
     }
@@ -134,12 +135,13 @@ export class LayeredState {
     const due = (at: number | undefined, pinned: boolean | undefined) => at !== undefined && at <= now && !pinned;
     const base = this.base;
     if (base) {
+      const scan = base.scan();
       for (let d = 0; d < base.docs; d++) {
         const id = base.docId(d);
         const o = this.over.get(id);
         if (o === null) continue;
         if (o) { yield { id, json: JSON.stringify(o), expired: due(o.expiresAt, o.pinned) }; continue; }
-        const raw = base.rawRecord(d);
+        const raw = scan.rawRecord(d);
         if (!raw) throw new ViewDamagedError(base.damage ?? `memory ${d} of the view is damaged`);
         yield { id, json: raw, expired: due(base.expiresAt(d), base.pinned(d)) };
       }

@@ -2,11 +2,10 @@
 // folder uses when the window published it, so an agent in a terminal sees the memories the editor shows.
 // One decision, in one place: --store, then $ENGRAM_STORE_DIR, then what the window published (the
 // per-user registry, then the folder's .engram/store-path), then a per-folder store of the CLI's own.
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { EVENTS_FILE } from './eventLog';
+import { EVENTS_FILE } from './logFiles';
 
 export type StoreSource = 'flag' | 'env' | 'registry' | 'folder-file' | 'fallback';
 
@@ -90,6 +89,10 @@ export const FOLDER_FILE = path.join('.engram', 'store-path');
 /** Where the CLI keeps a folder's memories when no window published a store for it. */
 export function fallbackDir(folder: string, env: NodeJS.ProcessEnv, home = os.homedir()): string {
   const data = env.XDG_DATA_HOME || path.join(home, '.local', 'share');
+  // Loaded here, not at the top: requiring crypto costs ~9 ms, and the hook (src/hookMain.ts, run on every
+  // Claude Code tool call) resolves its store through this module without ever needing the fallback.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for the fallback folder
+  const { createHash } = require('crypto') as typeof import('crypto');
   const id = createHash('sha256').update(folder).digest('hex').slice(0, 12);
   return path.join(data, 'engram', 'stores', `${path.basename(folder) || 'root'}-${id}`);
 }

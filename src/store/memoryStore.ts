@@ -210,6 +210,9 @@ export class MemoryStore {
     return this.state.all().sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)).map(toExportLine);
   }
 
+  /** Live memories, without reading any of them (stats() reads every memory: O(store) at open). */
+  count(): number { return this.state.size; }
+
   stats(): StoreStats {
     return storeStats(this.state.all(), {
       embedder: this.embedder.kind === 'hash' ? 'hash' : this.embedder.id,

@@ -70,6 +70,7 @@ export async function buildView(input: ViewBuildInput): Promise<string> {
 
     // 1. documents, in the order first recorded: the base's (copied, or as changed since), then the new ones
     let next = 0;
+    const scan = base?.scan();
     for (let d = 0; d < B; d++) {
       const id = base!.docId(d);
       const o = state.overlayOf(id);
@@ -77,9 +78,9 @@ export async function buildView(input: ViewBuildInput): Promise<string> {
       const n = next++;
       newNum[d] = n;
       if (o) {
-        fromState(o, n, [...base!.history(d), ...state.sessionHistory(id)]);
+        fromState(o, n, [...scan!.history(d), ...state.sessionHistory(id)]);
       } else {
-        const rec = base!.rawRecord(d), hist = base!.rawHistory(d);
+        const rec = scan!.rawRecord(d), hist = scan!.rawHistory(d);
         if (!rec || !hist) throw new ViewDamagedError(base!.damage ?? `memory ${d} is damaged`);
         w.addDoc({ id, kind: base!.kind(d), pinned: base!.pinned(d), expiresAt: base!.expiresAt(d), len: base!.docLen(d), rec, hist });
       }

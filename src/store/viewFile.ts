@@ -29,6 +29,18 @@ export class ViewDamagedError extends Error {
 
 /** Documents found for an id lookup are remembered, up to this many. */
 const MAX_ID_CACHE = 20_000;
+/** A pass over documents in order reads records this many bytes at a time (ViewFile.scan). */
+const SCAN_BYTES = 1 << 20;
+
+/** Memories and histories read in ascending document order, many per read (ViewFile.scan). */
+export interface ViewScan {
+  rawRecord(doc: number): Buffer | undefined;
+  rawHistory(doc: number): Buffer | undefined;
+  record(doc: number): Memory | undefined;
+  history(doc: number): HistoryEntry[];
+}
+
+type Reader = (pos: number, len: number) => Buffer;
 
 export class ViewFile implements FrozenWords {
   readonly docs: number;
@@ -121,18 +133,43 @@ export class ViewFile implements FrozenWords {
   docLen(doc: number): number { return (this.v.docLen as Uint32Array)[doc]; }
 
   /** The memory's JSON as stored (a snapshot line is `{"m":` + this + `}`), CRC checked; undefined when damaged. */
-  rawRecord(doc: number): Buffer | undefined {
+  rawRecord(doc: number, read: Reader = this.reader): Buffer | undefined {
     const recOff = this.v.recOff as Float64Array, histOff = this.v.histOff as Float64Array;
-    return this.piece(recOff[doc], histOff[doc], (this.v.recCrc as Uint32Array)[doc], `memory ${doc}`);
+    return this.piece(recOff[doc], histOff[doc], (this.v.recCrc as Uint32Array)[doc], `memory ${doc}`, read);
   }
 
-  rawHistory(doc: number): Buffer | undefined {
+  rawHistory(doc: number, read: Reader = this.reader): Buffer | undefined {
     const recOff = this.v.recOff as Float64Array, histOff = this.v.histOff as Float64Array;
-    return this.piece(histOff[doc], recOff[doc + 1], (this.v.histCrc as Uint32Array)[doc], `history ${doc}`);
+    return this.piece(histOff[doc], recOff[doc + 1], (this.v.histCrc as Uint32Array)[doc], `history ${doc}`, read);
   }
 
-  record(doc: number): Memory | undefined {
-    const raw = this.rawRecord(doc);
+  /**
+   * For a pass over the documents in ascending order (writing the next view, a snapshot, listing every
+   * memory): records and histories lie in document order, so they are read a megabyte at a time instead
+   * of two reads per document; each piece is still checked by its own CRC. Random reads (a recall's few
+   * hundred records) stay single reads.
+   */
+  scan(): ViewScan {
+    const rec = this.header.sections.rec;
+    let winAt = 0;
+    let win: Buffer = Buffer.alloc(0);
+    // A new buffer per window: pieces handed out earlier (a view writer's pending chunks) stay valid.
+    const read: Reader = (pos, len) => {
+      if (pos >= winAt && pos + len <= winAt + win.length) return win.subarray(pos - winAt, pos - winAt + len);
+      winAt = pos;
+      win = this.read(pos, Math.max(len, Math.min(SCAN_BYTES, rec.at + rec.len - pos)));
+      return win.subarray(0, Math.min(len, win.length));
+    };
+    return {
+      rawRecord: doc => this.rawRecord(doc, read),
+      rawHistory: doc => this.rawHistory(doc, read),
+      record: doc => this.record(doc, read),
+      history: doc => this.history(doc, read),
+    };
+  }
+
+  record(doc: number, read: Reader = this.reader): Memory | undefined {
+    const raw = this.rawRecord(doc, read);
     if (!raw) return undefined;
     try {
       return JSON.parse(raw.toString('utf8')) as Memory;
@@ -142,8 +179,8 @@ export class ViewFile implements FrozenWords {
     }
   }
 
-  history(doc: number): HistoryEntry[] {
-    const raw = this.rawHistory(doc);
+  history(doc: number, read: Reader = this.reader): HistoryEntry[] {
+    const raw = this.rawHistory(doc, read);
     if (!raw?.length) return [];
     try {
       const h = JSON.parse(raw.toString('utf8')) as unknown;
@@ -154,8 +191,10 @@ export class ViewFile implements FrozenWords {
     }
   }
 
-  private piece(from: number, to: number, crc: number, what: string): Buffer | undefined {
-    const buf = this.read(this.header.sections.rec.at + from, to - from);
+  private readonly reader: Reader = (pos, len) => this.read(pos, len);
+
+  private piece(from: number, to: number, crc: number, what: string, read: Reader): Buffer | undefined {
+    const buf = read(this.header.sections.rec.at + from, to - from);
     if (buf.length !== to - from || crc32(buf) !== crc) {
       this.damage ??= `${VIEW_FILE}: ${what} fails its check`;
       return undefined;

@@ -7,6 +7,7 @@ import type { ConstraintChecks } from './constraints';
 import type { DiagnosticRecall } from './diagnosticRecall';
 import type { Services } from './services';
 import type { RevealMemory } from './sidebar/register';
+import type { TeamServerSync } from './teamServer';
 
 export interface EngramApi {
   /**
@@ -36,4 +37,6 @@ export interface EngramTestAccess {
   runPatternPass(): Promise<number>;
   /** Undefined when constraint checks failed to start. */
   readonly constraints: ConstraintChecks | undefined;
+  /** The team server feed (engram.team.server); undefined when it failed to start. */
+  readonly team: TeamServerSync | undefined;
 }

@@ -16,7 +16,8 @@ export interface EngramConfig {
   instructions: { enabled: boolean };
   constraints: { enabled: boolean };
   stale: { symbolBudgetMs: number };
-  team: { file: string };
+  /** server: the team server's URL, '' when team memories come from the file. */
+  team: { file: string; server: string };
   mcp: { inVsCode: boolean };
 }
 
@@ -73,7 +74,7 @@ export function readConfig(scope?: vscode.ConfigurationScope | null): EngramConf
     instructions: { enabled: bool(c.get('instructions.enabled'), false) },
     constraints: { enabled: bool(c.get('constraints.enabled'), true) },
     stale: { symbolBudgetMs: num(c.get('stale.symbolBudgetMs'), 300, 0, 5000) },
-    team: { file: str(c.get('team.file'), '.engram/team.jsonl') },
+    team: { file: str(c.get('team.file'), '.engram/team.jsonl'), server: str(c.get('team.server'), '').trim() },
     mcp: { inVsCode: bool(c.get('mcp.inVsCode'), false) },
   };
 }

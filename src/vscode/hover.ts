@@ -2,13 +2,11 @@
 // The markdown trusts only Engram's own commands and renders memory text escaped (it is untrusted), so
 // a memory cannot become a link, an image, HTML or a command.
 import * as vscode from 'vscode';
-import type { Memory, RecallResult } from '../core/types';
-import { episodeFix } from '../core/types';
-import { workspaceConfidence } from '../core/trust';
-import { flagReasons } from '../core/prompt';
+import type { RecallResult } from '../core/types';
 import type { DiagnosticRecall } from './diagnosticRecall';
-import { confidenceLabel, maturityLabel } from './labels';
 import { commandUri, escapeInline } from '../core/markdown';
+import { renderMemoryAnswer, SURFACES } from '../core/render/memoryAnswer';
+import { uiText } from './uiText';
 import type { Services } from './services';
 
 export const HOVER_COMMANDS = ['engram.markHelpful', 'engram.markNotHelpful', 'engram.openMemory'];
@@ -54,43 +52,18 @@ export function renderHover(results: readonly RecallResult[], workspace?: string
   md.appendMarkdown(`$(lightbulb) **${escapeInline(vscode.l10n.t('Engram remembers'))}**\n\n`);
   results.forEach((r, i) => {
     if (i > 0) md.appendMarkdown('\n\n---\n\n');
-    md.appendMarkdown(renderMemory(r.memory, workspace));
+    md.appendMarkdown(renderMemory(r, workspace));
   });
   return md;
 }
 
-function renderMemory(m: Memory, workspace: string | undefined): string {
-  const lines: string[] = [];
-  const label = (s: string) => `**${escapeInline(s)}:**`;
-  switch (m.kind) {
-    case 'lesson':
-      lines.push(`${label(vscode.l10n.t('Root cause'))} ${escapeInline(m.rootCause, 300)}`);
-      lines.push(`${label(vscode.l10n.t('Fix'))} ${escapeInline(m.fixApproach, 300)}`);
-      break;
-    case 'rule':
-      lines.push(`${label(vscode.l10n.t('Rule'))} ${escapeInline(m.instruction, 300)}`);
-      break;
-    case 'fact':
-      lines.push(`${label(vscode.l10n.t('Fact'))} ${escapeInline(m.content, 300)}`);
-      break;
-    case 'episode':
-      lines.push(`${label(vscode.l10n.t('Last time'))} ${escapeInline(m.summary || m.trigger, 300)}`);
-      if (episodeFix(m)) lines.push(`${label(vscode.l10n.t('Fix'))} ${escapeInline(episodeFix(m)!, 300)}`);
-      break;
-  }
-  if (flagReasons(m).length) lines.push(`$(warning) ${escapeInline(vscode.l10n.t('Flagged: this memory contains text that looks like instructions.'))}`);
-  const seen = m.kind === 'lesson' ? Math.max(1, m.evidence.length) : Math.max(1, m.accessCount);
-  const scope = m.scope.length ? m.scope.join(', ') : vscode.l10n.t('whole workspace');
-  lines.push([
-    escapeInline(confidenceLabel(workspaceConfidence(m, workspace))),
-    escapeInline(maturityLabel(m.maturity)),
-    escapeInline(vscode.l10n.t('scope {0}', scope), 160),
-    escapeInline(seen === 1 ? vscode.l10n.t('seen once') : vscode.l10n.t('seen {0} times', seen)),
-  ].join(' · '));
-  lines.push([
+/** The memory as the one renderer writes it for a hover (core/render/memoryAnswer.ts), and its actions. */
+function renderMemory(r: RecallResult, workspace: string | undefined): string {
+  const m = r.memory;
+  const actions = [
     `[$(thumbsup) ${escapeInline(vscode.l10n.t('Helpful'))}](${commandUri('engram.markHelpful', [m.id])})`,
     `[$(thumbsdown) ${escapeInline(vscode.l10n.t("Didn't help"))}](${commandUri('engram.markNotHelpful', [m.id])})`,
     `[$(book) ${escapeInline(vscode.l10n.t('Open in sidebar'))}](${commandUri('engram.openMemory', [m.id])})`,
-  ].join(' · '));
-  return lines.join('  \n');
+  ].join(' · ');
+  return `${renderMemoryAnswer(r, SURFACES.hover, { t: uiText, workspace })}  \n${actions}`;
 }

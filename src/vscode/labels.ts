@@ -2,20 +2,16 @@
 // palette, the sidebar, the hover and chat say the same thing (and are translated once).
 import * as vscode from 'vscode';
 import type { Maturity, Outcome } from '../core/types';
-import { percent } from '../core/markdown';
+import { confidenceText, maturityText } from '../core/render/memoryAnswer';
+import { uiText } from './uiText';
 
 export function maturityLabel(m: Maturity): string {
-  switch (m) {
-    case 'observation': return vscode.l10n.t('observation');
-    case 'pattern': return vscode.l10n.t('pattern');
-    case 'rule': return vscode.l10n.t('rule');
-    case 'constraint': return vscode.l10n.t('constraint');
-  }
+  return maturityText(m, uiText);
 }
 
 /** "73% confidence" from a 0–1 confidence (memoryActions.shownConfidence). */
 export function confidenceLabel(confidence: number): string {
-  return vscode.l10n.t('{0} confidence', percent(confidence));
+  return confidenceText(confidence, uiText);
 }
 
 /** How an episode can end, in the order the End Episode pick lists them. */

@@ -9,6 +9,7 @@ import type { Services } from './services';
 import { registerStaleGuard } from './staleGuard';
 import { loadStoreModule } from './storeLoader';
 import { registerTeamSync, shareWithTeam } from './team';
+import { shareThroughServer, type TeamServerSync } from './teamServer';
 
 const CLEANUP_EVERY_MS = 6 * 60 * 60 * 1000;
 const CLEANUP_STARTUP_DELAY_MS = 60 * 1000;
@@ -23,7 +24,7 @@ async function guarded(services: Services, what: string, fn: () => Promise<void>
   }
 }
 
-async function share(services: Services, arg: unknown): Promise<void> {
+async function share(services: Services, arg: unknown, team: TeamServerSync | undefined): Promise<void> {
   const m = await resolveMemory(services, arg, x => x.kind !== 'episode' && x.owner.scope !== 'team' && !x.quarantined,
     vscode.l10n.t('Share which memory with the team?'), vscode.l10n.t('No memory to share.'));
   if (!m) return;
@@ -31,6 +32,14 @@ async function share(services: Services, arg: unknown): Promise<void> {
     const go = vscode.l10n.t('Share anyway');
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t('This memory looks like instructions to an agent ({0}). Share it anyway?', m.flagged.join('; ')), { modal: true }, go);
     if (answer !== go) return;
+  }
+  if (services.config().team.server && team) {
+    // With a team server, the memory goes there (reviewed there when the author is a member) instead of the file.
+    const r = await shareThroughServer(team, m);
+    void vscode.window.showInformationMessage(r.status === 'proposed'
+      ? vscode.l10n.t('Sent a masked copy to the team server at {0}; the team sees it once a reviewer approves it.', r.url)
+      : vscode.l10n.t('Shared a masked copy with the team through {0}.', r.url));
+    return;
   }
   const uri = await shareWithTeam(services, m);
   // Opened for review: the line goes to the team through a normal commit / pull request.
@@ -85,7 +94,7 @@ export async function runPatternPass(services: Services): Promise<number> {
   return added;
 }
 
-export function registerLifecycle(services: Services): void {
+export function registerLifecycle(services: Services, team?: TeamServerSync): void {
   const subs = services.context.subscriptions;
   const reg = (id: string, what: string, fn: (...args: unknown[]) => Promise<void>) =>
     subs.push(vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(services, what, () => fn(...args))));
@@ -93,7 +102,7 @@ export function registerLifecycle(services: Services): void {
   reg('engram.promote', vscode.l10n.t('promote the memory'), a => promote(services, a));
   reg('engram.demote', vscode.l10n.t('demote the memory'), a => demote(services, a));
   reg('engram.makeConstraint', vscode.l10n.t('make a constraint'), (a, c) => makeConstraint(services, a, c));
-  reg('engram.shareWithTeam', vscode.l10n.t('share the memory'), a => share(services, a));
+  reg('engram.shareWithTeam', vscode.l10n.t('share the memory'), a => share(services, a, team));
   reg('engram.restoreMemory', vscode.l10n.t('restore the memory'), a => restore(services, a));
   reg('engram.cleanup', vscode.l10n.t('clean up'), async () => {
     const n = await runCleanup(services, true);

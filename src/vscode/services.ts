@@ -154,7 +154,7 @@ export class Services implements vscode.Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('Engram recovered its memory store: {0}', store.warnings.join('; ')));
     }
     store.onDidChange(() => this.changed.fire());
-    this.logger.info(`memory store open at ${dir} (${store.stats().memories} memories, ${Date.now() - started} ms)`);
+    this.logger.info(`memory store open at ${dir} (${store.count()} memories, ${Date.now() - started} ms)`);
     // Where this folder's memories live, for `engram mcp`/`engram where` run in the folder (not for test
     // runs or a store given by ENGRAM_STORE_DIR: neither is the folder's real store).
     const folder = vscode.workspace.workspaceFolders?.[0];

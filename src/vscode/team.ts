@@ -66,10 +66,11 @@ export interface TeamLoadReport { added: number; updated: number; removed: numbe
 export async function loadTeamFile(services: Services): Promise<TeamLoadReport | undefined> {
   const report: TeamLoadReport = { added: 0, updated: 0, removed: 0, restored: 0, errors: [] };
   if (!vscode.workspace.isTrusted) return undefined;
+  // With a team server set, team memories come from it instead (teamServer.ts).
+  if (services.config().team.server) return undefined;
   const uri = teamFileUri(services);
   if (!uri) return undefined;
-  const store = await services.store();
-  const { mergeTeamLinesAsync, teamEdit, toExportLine, MAX_TEAM_FILE_BYTES, teamFileTooLarge } = loadStoreModule();
+  const { mergeTeamLinesAsync, MAX_TEAM_FILE_BYTES, teamFileTooLarge } = loadStoreModule();
   // Bounded before it is read: the file is whatever the repository holds.
   const size = await vscode.workspace.fs.stat(uri).then(st => st.size, () => undefined);
   if (size !== undefined && size > MAX_TEAM_FILE_BYTES) throw new Error(teamFileTooLarge(size));
@@ -77,17 +78,29 @@ export async function loadTeamFile(services: Services): Promise<TeamLoadReport |
   // Parsed in turns: the editor stays responsive while a large file is read.
   const parsed = text === undefined ? { memories: [], errors: [] } : await mergeTeamLinesAsync(text);
   report.errors = parsed.errors;
-  const inFile = new Set(parsed.memories.map(m => m.id));
+  await mergeTeamMemories(services, parsed.memories, report);
+  await quarantineMissing(services, new Set(parsed.memories.map(m => m.id)), REMOVED_REASON, report);
+  if (report.added || report.updated || report.removed || report.restored) services.fireChanged();
+  return report;
+}
+
+/**
+ * Adds team memories the store lacks and updates the ones whose content changed (a file's lines, a team
+ * server's change feed: one merge for both); one that was set aside for being gone comes back.
+ */
+export async function mergeTeamMemories(services: Services, memories: Memory[], report: TeamLoadReport, changedIn = 'changed in the team file'): Promise<void> {
+  const store = await services.store();
+  const { teamEdit, toExportLine } = loadStoreModule();
   const fresh: string[] = [];
-  for (const m of parsed.memories) {
+  for (const m of memories) {
     const cur = store.get(m.id);
     if (!cur) { fresh.push(toExportLine(m)); continue; }
     if (cur.owner.scope !== 'team') continue; // an id clash with a local memory: the local one wins
-    if (cur.quarantined?.reason === REMOVED_REASON) { await store.restore(m.id); report.restored++; }
+    if (cur.quarantined && GONE_REASONS.has(cur.quarantined.reason)) { await store.restore(m.id); report.restored++; }
     // New text drops to the team cap and carries its own injection flags (core/team.ts teamEdit).
     const edit = teamEdit(cur, m);
     if (edit) {
-      await store.applyTeamEdit(m.id, edit, 'changed in the team file');
+      await store.applyTeamEdit(m.id, edit, changedIn);
       report.updated++;
     }
   }
@@ -97,17 +110,23 @@ export async function loadTeamFile(services: Services): Promise<TeamLoadReport |
     report.added += r.imported;
     for (const e of r.errors) if (!/duplicate id/.test(e.error)) report.errors.push(e);
   }
+}
+
+/** Sets aside (reversibly) the store's team memories that the source no longer has. */
+export async function quarantineMissing(services: Services, keep: Set<string>, reason: string, report: TeamLoadReport): Promise<void> {
+  const store = await services.store();
   for (const m of store.list({ includeQuarantined: true })) {
-    if (m.owner.scope === 'team' && !inFile.has(m.id) && !m.quarantined) {
-      await store.quarantine(m.id, REMOVED_REASON);
+    if (m.owner.scope === 'team' && !keep.has(m.id) && !m.quarantined) {
+      await store.quarantine(m.id, reason);
       report.removed++;
     }
   }
-  if (report.added || report.updated || report.removed || report.restored) services.fireChanged();
-  return report;
 }
 
 const REMOVED_REASON = 'no longer in the team file';
+/** Why a team memory is set aside when the team server no longer has it. */
+export const NOT_ON_SERVER_REASON = 'not on the team server';
+const GONE_REASONS = new Set([REMOVED_REASON, NOT_ON_SERVER_REASON]);
 
 /** Loads the team file at startup, on change, on setting change, and once the workspace is trusted. */
 export function registerTeamSync(services: Services): void {
@@ -138,7 +157,7 @@ export function registerTeamSync(services: Services): void {
     watcher = undefined;
     const folder = vscode.workspace.workspaceFolders?.[0];
     const rel = services.config().team.file.trim();
-    if (!folder || !rel || !vscode.workspace.isTrusted || !teamFileUri(services)) return;
+    if (!folder || !rel || !vscode.workspace.isTrusted || services.config().team.server || !teamFileUri(services)) return;
     watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, rel));
     watcher.onDidChange(load);
     watcher.onDidCreate(load);
@@ -156,6 +175,7 @@ export function registerTeamSync(services: Services): void {
   subs.push(
     vscode.workspace.onDidGrantWorkspaceTrust(start),
     onConfigChange('team.file', () => { watch(); load(); }),
+    onConfigChange('team.server', () => { watch(); load(); }),
     { dispose: () => { watcher?.dispose(); if (timer) clearTimeout(timer); } },
   );
   start();

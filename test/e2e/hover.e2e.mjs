@@ -5,6 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, openFromExplorer, startHost } from './lib/host.mjs';
 
+/** Runs against the installed .vsix too (run-e2e.mjs --installed). */
+export const alsoInstalled = true;
+
 const ROOT_CAUSE = 'PORT comes from the environment as a string; the type says number';
 const FIX = 'Parse it once at the edge: Number(process.env.PORT ?? 8080)';
 

@@ -103,7 +103,7 @@ describe('cli (dist/cli.js)', function () {
   it('readable text without --json', () => {
     importFile(seed);
     const r = run(['--store', store, 'recall', "Cannot find module 'lodash'"]);
-    assert.match(r.out, /fix: +add it to the package that imports it/);
+    assert.match(r.out, /fix: +add it to the package that imports it/i);
     assert.match(r.out, /why:/);
   });
 

@@ -280,4 +280,63 @@ describe('connect / disconnect (project and user MCP configs)', () => {
     assert.throws(() => disconnect('claude-code', dir), /twice/);
     assert.strictEqual(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'), dupKey);
   });
+
+  describe('--server URL: the team server\'s MCP over HTTP, the token never written', () => {
+    const URL_ = 'https://engram.example.com:7077';
+    it('claude-code, cursor: the documented http entries with the token from ENGRAM_TOKEN; repeat runs change nothing', () => {
+      assert.strictEqual(connect('claude-code', dir, CLI, { server: URL_ }).change, 'created');
+      assert.deepStrictEqual(read('.mcp.json'), { mcpServers: { engram: { type: 'http', url: `${URL_}/mcp`, headers: { Authorization: 'Bearer ${ENGRAM_TOKEN}' } } } });
+      assert.strictEqual(connect('claude-code', dir, CLI, { server: `${URL_}/mcp/` }).change, 'unchanged', 'a URL given with /mcp is the same entry');
+      assert.strictEqual(connect('cursor', dir, CLI, { server: URL_ }).change, 'created');
+      assert.deepStrictEqual(read('.cursor/mcp.json'), { mcpServers: { engram: { url: `${URL_}/mcp`, headers: { Authorization: 'Bearer ${env:ENGRAM_TOKEN}' } } } });
+      assert.strictEqual(disconnect('cursor', dir).change, 'deleted-file');
+      assert.throws(() => connect('cursor', dir, CLI, { server: 'https://u:p@engram.example.com' }), /never in the URL/);
+      assert.throws(() => connect('cursor', dir, CLI, { server: 'ftp://x' }), /http/);
+    });
+
+    it('switching kinds swaps only our keys: the user\'s keys and headers stay, and back to stdio gives the entry back', () => {
+      const text = '{\n  "mcpServers": {\n    "engram": {\n      "command": "node",\n      "args": ["/old/cli.js", "mcp"],\n      "env": {"A": "1"},\n      "timeout": 30\n    }\n  }\n}\n';
+      fs.writeFileSync(path.join(dir, '.mcp.json'), text);
+      assert.strictEqual(connect('claude-code', dir, CLI, { server: URL_ }).change, 'updated');
+      assert.deepStrictEqual(read('.mcp.json').mcpServers.engram, { env: { A: '1' }, timeout: 30, type: 'http', url: `${URL_}/mcp`, headers: { Authorization: 'Bearer ${ENGRAM_TOKEN}' } });
+      // A header of the user's in our entry stays when the URL changes and when the entry goes back to stdio.
+      const withHeader = fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8').replace('"Authorization"', '"X-Proxy": "p",\n        "Authorization"');
+      fs.writeFileSync(path.join(dir, '.mcp.json'), withHeader);
+      assert.strictEqual(connect('claude-code', dir, CLI, { server: 'http://127.0.0.1:7077' }).change, 'updated');
+      assert.deepStrictEqual(read('.mcp.json').mcpServers.engram.headers, { 'X-Proxy': 'p', Authorization: 'Bearer ${ENGRAM_TOKEN}' });
+      assert.strictEqual(connect('claude-code', dir, CLI).change, 'updated');
+      assert.deepStrictEqual(read('.mcp.json').mcpServers.engram, { env: { A: '1' }, timeout: 30, headers: { 'X-Proxy': 'p' }, command: 'node', args: [CLI, 'mcp'] });
+    });
+
+    it('vscode: type http with a password input VS Code asks for once; the user\'s inputs stay, disconnect gives the file back', () => {
+      fs.mkdirSync(path.join(dir, '.vscode'));
+      const text = '{\n\t"inputs": [\n\t\t{"id": "k", "type": "promptString"}\n\t],\n\t"servers": {\n\t\t"a": {"type": "stdio", "command": "a"}\n\t}\n}\n';
+      fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), text);
+      assert.strictEqual(connect('vscode', dir, CLI, { server: URL_ }).change, 'added');
+      const c = read('.vscode/mcp.json');
+      assert.deepStrictEqual(c.servers.engram, { type: 'http', url: `${URL_}/mcp`, headers: { Authorization: 'Bearer ${input:engram-token}' } });
+      assert.deepStrictEqual(c.inputs, [{ id: 'k', type: 'promptString' }, { type: 'promptString', id: 'engram-token', description: 'Engram team server token (engram serve token create)', password: true }]);
+      assert.strictEqual(connect('vscode', dir, CLI, { server: URL_ }).change, 'unchanged', 'the input is not added twice');
+      assert.strictEqual(disconnect('vscode', dir).change, 'removed');
+      assert.strictEqual(fs.readFileSync(path.join(dir, '.vscode/mcp.json'), 'utf8'), text);
+      // A file we created goes whole, input list included.
+      fs.rmSync(path.join(dir, '.vscode'), { recursive: true });
+      assert.strictEqual(connect('vscode', dir, CLI, { server: URL_ }).change, 'created');
+      assert.strictEqual(disconnect('vscode', dir).change, 'deleted-file');
+    });
+
+    it('codex: url and bearer_token_env_var; command and args go, the user\'s keys stay, and back again', function () {
+      if (!haveTomllib) this.skip();
+      const home = path.join(dir, 'home');
+      const file = path.join(home, '.codex', 'config.toml');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `# mine\n[mcp_servers.engram]\ncommand = "node"\nargs = ["${CLI}", "mcp"]\nstartup_timeout_sec = 30\n`);
+      assert.strictEqual(connect('codex', dir, CLI, { home, env: {}, server: URL_ }).change, 'updated');
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), `# mine\n[mcp_servers.engram]\nurl = "${URL_}/mcp"\nbearer_token_env_var = "ENGRAM_TOKEN"\nstartup_timeout_sec = 30\n`);
+      assert.deepStrictEqual(toml(file), { mcp_servers: { engram: { url: `${URL_}/mcp`, bearer_token_env_var: 'ENGRAM_TOKEN', startup_timeout_sec: 30 } } });
+      assert.strictEqual(connect('codex', dir, CLI, { home, env: {}, server: URL_ }).change, 'unchanged');
+      assert.strictEqual(connect('codex', dir, CLI, { home, env: {} }).change, 'updated');
+      assert.deepStrictEqual(toml(file), { mcp_servers: { engram: { command: 'node', args: [CLI, 'mcp'], startup_timeout_sec: 30 } } });
+    });
+  });
 });

@@ -8,6 +8,7 @@ import { commandConcerns, isFixCommand } from '../../src/core/capture/commandLin
 import { fixCommands } from '../../src/core/capture/fixEvidence';
 import { signatureOf } from '../../src/core/signature';
 import { isDuplicateLesson } from '../../src/core/trust';
+import { fixture } from '../fixtures/tool-output';
 
 const owner = { scope: 'workspace' as const, workspace: 'fixture', agent: 'user' };
 const ctx = { fileOpen: true, serverAlive: true };
@@ -73,6 +74,24 @@ describe('fix evidence: what the lesson says fixed it', () => {
     const ep = diagEpisode('src/port.ts', errorOf("error TS2322: Type 'string' is not assignable to type 'number'.", 6), t => t.edited('src/port.ts', 2000));
     const { fixApproach } = lessonTemplate(material(ep, [lineDiff('src/port.ts', before, after)!]));
     assert.strictEqual(fixApproach, "Changed `const port: number = process.env.PORT ?? raw.port;` to `const port: number = toInt(process.env.PORT ?? raw.port);` in src/port.ts (line 8); added `import { toInt } from './util/num';` in src/port.ts (line 2).");
+  });
+
+  it('Python: a line moved back under its block is the fix of a TabError, worded as an indentation change', () => {
+    // The output python3 prints for this very file (test/fixtures/tool-output/python/py-tabs-spaces.a.txt).
+    const before = 'for u in ["a"]:\n        u = u.strip()\n\tprint(u)\n';
+    const after = 'for u in ["a"]:\n        u = u.strip()\n        print(u)\n';
+    const t = new EpisodeTracker({ newId: () => 'ep' });
+    t.commandEnded({ id: 'c1', line: 'python3 scrape.py', exitCode: 1, error: errorOf(fixture('python', 'py-tabs-spaces', 'a')) }, 0);
+    t.edited('scrape.py', 1000);
+    const ended = t.commandEnded({ id: 'c2', line: 'python3 scrape.py', exitCode: 0 }, 2000).find(e => e.type === 'ended');
+    assert.ok(ended && ended.type === 'ended');
+    const m = material(ended.episode, [lineDiff('scrape.py', before, after)!]);
+    const lesson = buildLesson(m, buildEpisode(m, 'ep'), 'l')!;
+    assert.strictEqual(lesson.unexplained, undefined);
+    assert.strictEqual(lesson.fixApproach, 'Changed the indentation of `print(u)` (1 tab → 8 spaces) in scrape.py (line 3).');
+    // Where indentation means nothing, the same edit is still cosmetic: nothing to claim.
+    const js = material(ended.episode, [lineDiff('scrape.js', before, after)!]);
+    assert.strictEqual(buildLesson(js, buildEpisode(js, 'ep'), 'l')!.unexplained, true);
   });
 
   it('a file created by touch is "created", not "changed"', () => {

@@ -9,7 +9,9 @@ import { buildEpisode, buildLesson, lessonTemplate, type EpisodeMaterial } from 
 import { EpisodeTracker, type TrackedEpisode } from '../../src/core/episodeTracker';
 import { CommandErrors } from '../../src/core/capture/commandErrors';
 import { lineDiff, type FileDiff } from '../../src/core/capture/diff';
-import { sameProblem } from '../../src/core/capture/sameProblem';
+import { sameProblem, stillFailing } from '../../src/core/capture/sameProblem';
+import { extractErrors } from '../../src/core/extract';
+import { normaliseSignature } from '../../src/core/signature';
 import { memorySignatures } from '../../src/core/memoryText';
 import { signatureOf } from '../../src/core/signature';
 import { isDuplicateLesson } from '../../src/core/trust';
@@ -93,6 +95,40 @@ describe('lesson rules on real runs', () => {
     assert.strictEqual(isDuplicateLesson(l1, l2), false);
     assert.match(l1.fixApproach, /^Changed `expect\(subtotal\(\[\{ price: 2, qty: 3 \}\]\)\)\.toBe\(7\);` to `.*toBe\(6\);` in cart\.test\.js/);
     assert.match(l2.fixApproach, /^Changed `function shipping\(total\) \{ return total > 50 \? 0 : 5; \}` to .* in cart\.js/);
+  });
+
+  it('class 5, in the tracker: a run where the first failing test passed and the other still fails ends the first episode', () => {
+    // jest-one-left: "subtotal …" passes now, "shipping is free from 50" still fails (same signature).
+    const t = new EpisodeTracker({ newId: (() => { let n = 0; return () => `ep${++n}`; })() });
+    const errors = new CommandErrors();
+    const run = (name: string, now: number) => {
+      const r = runFixture(name);
+      return t.commandEnded({ id: name, line: 'npx jest --ci', exitCode: r.exitCode, error: errors.fromOutput(r.text, r.exitCode, 'npx jest --ci'), output: r.text }, now);
+    };
+    run('jest-two-failing', 1000);
+    t.edited('cart.test.js', 2000);
+    const fx = run('jest-one-left', 3000);
+    assert.deepStrictEqual(fx.map(e => e.type), ['ended', 'opened']);
+    const [first] = fx.filter(e => e.type === 'ended').map(e => (e as { episode: TrackedEpisode }).episode);
+    const [second] = t.open();
+    assert.strictEqual(first.outcome, 'success');
+    assert.strictEqual(first.nextEpisodeId, second.id);
+    assert.match(first.error!.message, /test: subtotal multiplies price by quantity/);
+    assert.match(second.error!.message, /test: shipping is free from 50/);
+    // Failing again with both tests (the first is still there, wherever the root error moved) is a recurrence.
+    const again = run('jest-two-failing', 4000);
+    assert.deepStrictEqual(again.map(e => e.type), ['recurred']);
+  });
+
+  it('class 5, in the tracker: the same failures printed again are one problem still failing, not a change', () => {
+    const errors = new CommandErrors();
+    const r = runFixture('go-test-two-fail');
+    const a = errors.fromOutput(r.text, r.exitCode, r.command)!;
+    // The second failure of the same output, as if it were the root error of a later run.
+    const b = extractErrors(r.text, { command: r.command }).map(e => ({ key: normaliseSignature(e.message, e.tool, e.code).key, message: e.message })).find(e => !sameProblem(a, e))!;
+    assert.ok(b, 'go test printed two different failures');
+    assert.ok(stillFailing(a, b, r.text, r.command), 'TestTotal is still in the output');
+    assert.ok(!stillFailing(a, b, r.text.replace(/--- FAIL: TestTotal[\s\S]*?(?=--- FAIL)/, ''), r.command), 'without it, the error changed');
   });
 
   it('class 6: a flaky test passing after a README edit is unexplained; the README is never the fix', () => {

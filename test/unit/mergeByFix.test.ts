@@ -11,7 +11,9 @@ import { signatureOf } from '../../src/core/signature';
 import type { Lesson } from '../../src/core/types';
 import { runPatternPass } from '../../src/store/patternPass';
 import { MemoryStore } from '../../src/store/memoryStore';
-import { runFixture } from '../fixtures/tool-output';
+import { fixture, runFixture } from '../fixtures/tool-output';
+import { CommandErrors } from '../../src/core/capture/commandErrors';
+import { isDuplicateLesson } from '../../src/core/trust';
 import { tmpDir } from './store-helpers';
 
 const owner = { scope: 'workspace' as const, workspace: 'wsA' };
@@ -43,6 +45,19 @@ async function record(store: MemoryStore, e: { tracked: TrackedEpisode; material
   return saved.id;
 }
 
+// A Python run failing with the recorded TypeError (py-str-int-concat.a), an edit, and the run passing.
+const CONCAT = fixture('python', 'py-str-int-concat', 'a');
+function pyEpisode(file: string, before: string, after: string, at: number, output = CONCAT): { tracked: TrackedEpisode; material: EpisodeMaterial } {
+  const t = new EpisodeTracker({ newId: () => `py${++n}` });
+  const line = `python3 ${file}`;
+  t.commandEnded({ id: `c${at}`, line, exitCode: 1, error: new CommandErrors().fromOutput(output, 1, line), output }, at);
+  t.edited(file, at + 1000);
+  const ended = t.commandEnded({ id: `d${at}`, line, exitCode: 0 }, at + 2000).find(e => e.type === 'ended');
+  assert.ok(ended && ended.type === 'ended');
+  const tracked = ended.episode;
+  return { tracked, material: { tracked, diffs: [lineDiff(file, before, after)!], scope: narrowestGlobs(tracked.files), domain: 'terminal', owner, now: at + 3000 } };
+}
+
 describe('merge by the fix, wherever it is', () => {
   let dir: string;
   let store: MemoryStore;
@@ -70,6 +85,34 @@ describe('merge by the fix, wherever it is', () => {
     assert.strictEqual(lessons().length, 1, lessons().map(l => `${l.id} ${l.scope}`).join('; '));
     assert.strictEqual(lessons()[0].evidence.length, 3);
     assert.deepStrictEqual(lessons()[0].scope, ['api/server/**', 'src/**', 'web/**']);
+  });
+
+  it('the same change inside different code (`count` → `str(count)`) in two services is one lesson for all services, at pattern', async () => {
+    const billing = "def summary(count):\n    return 'billing: items ' + count\n";
+    const report = 'count = 3\nprint("processed " + count + " files")\n';
+    const a = await record(store, pyEpisode('services/billing/report.py', billing, billing.replace('+ count', '+ str(count)'), 0));
+    const b = await record(store, pyEpisode('services/shipping/main.py', report, report.replace('+ count +', '+ str(count) +'), 60_000));
+    assert.strictEqual(b, a, 'the second is evidence on the first');
+    assert.strictEqual(lessons().length, 1);
+    // Two folders under one top-level folder meet at their parent, as an episode's files do: the next service is in scope.
+    assert.deepStrictEqual(lessons()[0].scope, ['services/**']);
+    assert.strictEqual(lessons()[0].maturity, 'pattern');
+    assert.match(lessons()[0].fixApproach, /str\(count\)/);
+  });
+
+  it('the same change for the same error in another failing test is another problem: no merge', () => {
+    // jest-two-failing: one assertion signature, two tests; the same edit recorded for each.
+    const out = runFixture('jest-two-failing').text;
+    const left = runFixture('jest-one-left').text;
+    const src = 'module.exports = total => total > 50;\n';
+    const one = pyEpisode('cart.js', src, src.replace('>', '>='), 0, out);
+    const two = pyEpisode('cart.js', src, src.replace('>', '>='), 60_000, left);
+    const l1 = buildLesson(one.material, buildEpisode(one.material, one.tracked.id), 'l1')!;
+    const l2 = buildLesson(two.material, buildEpisode(two.material, two.tracked.id), 'l2')!;
+    assert.strictEqual(l1.errorSignature, l2.errorSignature);
+    assert.strictEqual(l1.fixKey, l2.fixKey);
+    assert.strictEqual(isDuplicateLesson(l1, l2), false);
+    assert.strictEqual(isDuplicateLesson(l1, { ...l2, errorText: l1.errorText }), true);
   });
 
   it('a different change for the same error is a different lesson', async () => {

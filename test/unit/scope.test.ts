@@ -29,6 +29,9 @@ describe('scope', () => {
     assert.deepStrictEqual(narrowestGlobs(['packages/web/src/a.ts', 'packages/web/src/b/c.ts']), ['packages/web/src/**']);
     assert.deepStrictEqual(narrowestGlobs(['packages/web/a.ts', 'tools/x.py']).sort(), ['packages/web/**', 'tools/**']);
     assert.deepStrictEqual(narrowestGlobs(['README.md']), ['**']);
+    // What `npx jest -u` rewrites (jest-snapshot-update): the snapshot stands for its test's folder.
+    assert.deepStrictEqual(narrowestGlobs(['src/__snapshots__/badge.test.js.snap']), ['src/**']);
+    assert.deepStrictEqual(narrowestGlobs(['__snapshots__/label.test.js.snap']), ['**']);
     assert.deepStrictEqual(narrowestGlobs([]), []);
   });
 

@@ -135,6 +135,33 @@ describe('the embedded database', function () {
       await b.teardown();
     }
   });
+
+  it('takes token commands while a server runs on it: create, list and revoke go through that server', async () => {
+    const b = embeddedBackend();
+    const a = await serve(b);
+    try {
+      const token = tokenFor(b, 'live-team', 'lee', 'member');
+      assert.match(spawnSync(process.execPath, [cli, 'serve', 'token', 'list', ...dbArgs(b)], { encoding: 'utf8', env: ENV }).stdout, /live-team {2}lee {2}member/);
+      // The token works at once on the running server (it went into that server's database).
+      const stored = await post(a.url, token, '/v1/memories', { kind: 'fact', content: 'the live-team staging database resets on Mondays' });
+      assert.strictEqual(stored.status, 201, JSON.stringify(stored.body));
+      const revoke = spawnSync(process.execPath, [cli, 'serve', 'token', 'revoke', token, ...dbArgs(b)], { encoding: 'utf8', env: ENV });
+      assert.strictEqual(revoke.status, 0, revoke.stderr);
+      assert.match(revoke.stderr, /holds its database; asking it/);
+      assert.strictEqual((await post(a.url, token, '/v1/recall', { query: 'staging database' })).status, 401);
+      // The route wants the folder's key: a request without it is refused.
+      const res = await fetch(`${a.url}/v1/local/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ op: 'list' }) });
+      assert.strictEqual(res.status, 403);
+      const control = JSON.parse(fs.readFileSync(path.join(b.where().dataDir!, 'engram-serve.json'), 'utf8')) as { key: string };
+      assert.strictEqual(fs.statSync(path.join(b.where().dataDir!, 'engram-serve.json')).mode & 0o777, 0o600);
+      assert.ok(control.key.length >= 40);
+      await stop(a);
+      assert.ok(!fs.existsSync(path.join(b.where().dataDir!, 'engram-serve.json')), 'the control file goes with the server');
+    } finally {
+      await stop(a);
+      await b.teardown();
+    }
+  });
 });
 
 /** A TCP proxy in front of PostgreSQL that the test can cut and restore: the server's database outage. */

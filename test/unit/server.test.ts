@@ -13,6 +13,7 @@ import type { Caller } from '../../src/server/db';
 import { fail } from '../../src/server/http';
 import { startServer, type RunningServer } from '../../src/server/serve';
 import { createToken, revokeToken } from '../../src/server/tokens';
+import { tokenize } from '../../src/core/lexical';
 import { onEachDatabase } from './serverDb';
 
 const TS2307 = "src/app.ts(3,20): error TS2307: Cannot find module '@lib/format' or its corresponding type declarations.";
@@ -192,6 +193,34 @@ onEachDatabase('engram serve', backend => {
     assert.strictEqual(((await call(s, 'POST', '/v1/recall', tokens.bob, ask)).body.results as unknown[]).length, 1, 'recalled once approved');
     const hist = (await call(s, 'GET', `/v1/memories/${qid}`, tokens.bob)).body.history as { detail: string }[];
     assert.ok(hist.some(h => h.detail === 'approved for the team by rita'));
+  });
+
+  it('keeps private memories out of other principals\' word statistics: their scores do not move, their queries see no counts', async () => {
+    const word = `glorptastic${tenantSeq}`;
+    const team = await call(s, 'POST', '/v1/memories', tokens.rita, { kind: 'fact', content: `The ${word} exporter runs nightly at 02:00 from the ops cron` });
+    assert.strictEqual(team.status, 201);
+    const ask = { query: `${word} exporter nightly`, k: 5 };
+    const score = async (who: string) => ((await call(s, 'POST', '/v1/recall', tokens[who], ask)).body.results as { id: string; score: number }[]).find(x => x.id === team.body.id)?.score;
+    const before = await score('bob');
+    assert.ok(before !== undefined && before > 0, 'bob recalls the team memory');
+    // Alice's private memories share the rare word; bob's scores must read as if they did not exist.
+    const privateIds: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const p = await call(s, 'POST', '/v1/memories', tokens.alice, { kind: 'fact', content: `my ${word} scratch note ${i}: exporter creds live in my keychain`, visibility: 'private' });
+      assert.strictEqual(p.status, 201);
+      privateIds.push(p.body.id as string);
+    }
+    assert.strictEqual(await score('bob'), before, 'the private memories moved bob\'s score');
+    const aliceSees = (await call(s, 'POST', '/v1/recall', tokens.alice, { query: `${word} scratch note keychain`, k: 10 })).body.results as { id: string }[];
+    assert.ok(aliceSees.some(x => privateIds.includes(x.id)), `alice recalls her own private memories by their words: ${JSON.stringify(aliceSees)}`);
+    const term = tokenize(word)[0];
+    const all = await s.db.ownerTx(q => q.query<{ scope: string }>(`SELECT scope FROM term_stats WHERE tenant_id = $1 AND term = $2 ORDER BY scope`, [tenant, term]));
+    assert.deepStrictEqual(all.rows.map(r => r.scope), ['', 'alice'], 'counted apart: the team\'s and alice\'s');
+    await s.db.callerTx({ tenant, principal: 'bob', role: 'member' }, async q => {
+      const rows = await q.query<{ scope: string; df: number }>(`SELECT scope, df FROM term_stats WHERE tenant_id = $1 AND term = $2`, [tenant, term]);
+      assert.deepStrictEqual(rows.rows.map(r => r.scope), [''], 'bob reads the team\'s count only');
+      assert.strictEqual((await q.query(`SELECT * FROM scope_stats WHERE scope = 'alice'`)).rows.length, 0, 'nor alice\'s document count');
+    });
   });
 
   it('forgets: only the author or a reviewer may, and the text leaves every table', async () => {

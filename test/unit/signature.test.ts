@@ -88,6 +88,13 @@ describe('signature: normalisation', () => {
     assert.strictEqual(normaliseSignature("undefined reference to `sqrt'", 'ld').family, 'ld:undefined-symbol');
   });
 
+  it('go vet printf: another argument is the same error; another verb or type is another', () => {
+    // go vet ./... on the go-vet-printf-verb trace's project (go 1.19), and the same check on other lines.
+    const vet = '# example.com/hello\n./main.go:7:2: fmt.Printf format %d has arg name of wrong type string\n';
+    assert.strictEqual(key(vet), key('# example.com/hello/cmd\ncmd/label.go:7:2: fmt.Printf format %d has arg city of wrong type string'));
+    assert.notStrictEqual(key(vet), key('# example.com/hello\n./main.go:7:2: fmt.Printf format %s has arg count of wrong type int'));
+  });
+
   it('javac cannot find symbol for different symbols', () => {
     const a = key('Orders.java:2: error: cannot find symbol\n    List<String> ids;\n    ^\n  symbol:   class List\n  location: class Orders');
     const b = key('Report.java:9: error: cannot find symbol\n    Map<String, Integer> counts;\n    ^\n  symbol:   class Map\n  location: class Report');

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { pathToFileURL } from 'url';
 import { createEmbedder, downloadModel, ModelDownloadError, resolveModel, TransformersEmbedder } from '../../src/store/transformersEmbedder';
 import { VectorIndex } from '../../src/store/vectorIndex';
-import { bundle, repoRoot, tmpDir } from './store-helpers';
+import { bundleWorker, repoRoot, tmpDir } from './store-helpers';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
 
@@ -17,7 +17,9 @@ describe('TransformersEmbedder (worker thread, tiny generated model)', function 
   let workerPath: string;
   let models: string;
   before(async () => {
-    workerPath = await bundle('src/store/embedWorker.ts', 'embedWorker');
+    workerPath = await bundleWorker();
+    // The .vsix ships no sharp (image library): the worker must embed text without ever asking for it.
+    assert.doesNotMatch(fs.readFileSync(workerPath, 'utf8'), /require\(["']sharp["']\)/);
     models = tmpDir('models');
     const gen = await import(pathToFileURL(path.join(repoRoot, 'test/fixtures/make-tiny-model.mjs')).href) as { makeTinyModel(dir: string): unknown };
     gen.makeTinyModel(path.join(models, 'engram', 'tiny-bert'));

@@ -4,6 +4,7 @@ import { createRequire } from 'module';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { pathToFileURL } from 'url';
 import type { Fact, Memory } from '../../src/core/types';
 import { ViewFile } from '../../src/store/viewFile';
 import { VIEW_FILE } from '../../src/store/viewFormat';
@@ -77,6 +78,23 @@ export async function bundle(entry: string, name: string): Promise<string> {
   await esbuild.build({
     entryPoints: [path.join(repoRoot, entry)], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp'], packages: 'external', logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/**
+ * Bundles the embedding worker exactly as esbuild.mjs does for the .vsix: transformers.js inside, sharp
+ * replaced by a function that refuses, onnxruntime left to node_modules (scripts/never-loaded.mjs).
+ */
+export async function bundleWorker(): Promise<string> {
+  const esbuild = createRequire(path.join(repoRoot, 'package.json'))('esbuild') as typeof import('esbuild');
+  const { embedWorkerBuild } = await import(pathToFileURL(path.join(repoRoot, 'scripts/never-loaded.mjs')).href) as {
+    embedWorkerBuild: { external: string[]; plugins: import('esbuild').Plugin[] };
+  };
+  const outfile = path.join(bundleDir, 'embedWorker.js');
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'src/store/embedWorker.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    external: embedWorkerBuild.external, plugins: embedWorkerBuild.plugins, logLevel: 'warning',
   });
   return outfile;
 }

@@ -12,6 +12,8 @@ const SETS = {
   pyright: { type: 'commonjs', packages: ['pyright@1.1.414'] },
   jsbuild: { type: 'module', packages: ['esbuild@0.25', 'prettier@3', '@biomejs/biome@2', 'mocha@11'] },
   webpack: { type: 'commonjs', packages: ['webpack@5', 'webpack-cli@6'] },
+  rollup: { type: 'module', packages: ['rollup@4'] },
+  pkgmanagers: { type: 'commonjs', packages: ['pnpm@9', 'yarn@1'] },
 };
 
 /** The folder whose node_modules holds the named tool set. */

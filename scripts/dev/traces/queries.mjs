@@ -120,6 +120,8 @@ export function makeQueries(outDir, episodes = [], { fresh = false } = {}) {
     if (query === undefined) { try { query = q.make(); } catch (e) { failed.push(`${q.of ?? 'foreign'} ${q.kind} ${q.file}: ${e.message}`); continue; } }
     lines.push(JSON.stringify({ id, query, file: q.file, expect: q.expect, of: q.of, kind: q.kind }));
   }
+  // Queries of live traces (live-*) come from scripts/dev/record-live-traces.mjs --queries: kept as they are.
+  if (existsSync(file)) for (const l of readFileSync(file, 'utf8').split('\n').filter(Boolean)) if (/^live-/.test(JSON.parse(l).of ?? '')) lines.push(l);
   writeFileSync(file, lines.join('\n') + '\n');
   if (failed.length) throw new Error(`${failed.length} queries failed (the others are written):\n${failed.join('\n')}`);
   return lines.length;

@@ -38,18 +38,30 @@ export function fixCommands(t: TrackedEpisode): string[] {
 const CONFIG_FILE = /(^|\/)(?:tsconfig[\w.-]*\.json|jsconfig\.json|package\.json|\.?eslintrc[\w.]*|eslint\.config\.\w+|babel\.config\.\w+|\.babelrc|vite\.config\.\w+|vitest\.config\.\w+|jest\.config\.\w+|webpack\.config\.\w+|pyproject\.toml|setup\.cfg|setup\.py|requirements[\w.-]*\.txt|Pipfile|tox\.ini|pytest\.ini|Cargo\.toml|go\.mod|pom\.xml|build\.gradle(?:\.kts)?|Makefile|CMakeLists\.txt|\.env[\w.]*|[\w.-]+\.ya?ml|[\w.-]+\.toml|\.npmrc|\.nvmrc)$/i;
 const IMPORT_LINE = /^\s*(?:import\b|export\s+\{[^}]*\}\s+from\b|from\s+[\w.]+\s+import\b|(?:const|let|var)\s+.*=\s*require\(|use\s+[\w:]+|#include\b|require\s|using\s+[\w.]+;|package\s)/;
 
-/** Same line but for trailing commas, semicolons and whitespace: a by-product of an edit next to it. */
-function cosmetic(a: string, b: string): boolean {
-  const norm = (s: string) => s.trim().replace(/[,;]+$/, '').trim();
+/**
+ * Languages whose indentation is syntax (Python's blocks, YAML's nesting, a Makefile's recipe tab, Haskell's
+ * layout): there a line moved left or right is a real change, and can be the fix of an IndentationError.
+ */
+const INDENTATION_IS_SYNTAX = /\.(?:py|pyi|pyw|ya?ml|coffee|pug|jade|haml|sass|styl|nim|hs|lhs|elm|fs|fsx|mk)$|(?:^|\/)(?:GNU)?[Mm]akefile$/;
+
+/** Same line but for trailing commas, semicolons and whitespace (and indentation where it means nothing). */
+function cosmetic(a: string, b: string, indentation: boolean): boolean {
+  const norm = (s: string) => (indentation ? s.trimEnd() : s.trim()).replace(/[,;]+$/, '').trimEnd();
   return norm(a) === norm(b);
 }
 
+/** Only the indentation differs between the two sides, line by line. */
+function reindented(removed: readonly string[], added: readonly string[]): boolean {
+  return removed.length > 0 && removed.length === added.length && removed.every((l, i) => l.trim() === added[i].trim() && l !== added[i]);
+}
+
 /** The hunk's meaningful removed/added lines: cosmetic pairs and blank lines dropped. */
-export function meaningfulLines(h: Hunk): { removed: string[]; added: string[] } {
+export function meaningfulLines(h: Pick<Hunk, 'removed' | 'added'>, file = ''): { removed: string[]; added: string[] } {
   const removed = [...h.removed];
   const added = [...h.added];
+  const indentation = INDENTATION_IS_SYNTAX.test(file);
   for (let i = removed.length - 1; i >= 0; i--) {
-    const j = added.findIndex(x => cosmetic(x, removed[i]));
+    const j = added.findIndex(x => cosmetic(x, removed[i], indentation));
     if (j >= 0) { removed.splice(i, 1); added.splice(j, 1); }
   }
   const keep = (l: string) => l.trim() !== '';
@@ -68,7 +80,7 @@ export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[]): Ranked
   const out: RankedHunk[] = [];
   diffs.forEach((d, fileOrder) => {
     for (const h of d.hunks) {
-      const m = meaningfulLines(h);
+      const m = meaningfulLines(h, d.file);
       if (!telling(m.removed) && !telling(m.added)) continue; // whitespace or punctuation only
       // A plain comment changes no behaviour, unless the error is that very line (a lint rule on comments).
       if (isCommentOnly(d.file, m) && !atErrorLine(t, d, h)) continue;
@@ -105,19 +117,30 @@ export function codeSpan(lines: readonly string[], max = 160): string {
 
 /** One hunk in words: "added `…` to `compilerOptions` in tsconfig.json", "changed `a` to `b` in x.ts". */
 export function describeHunk(d: FileDiff, h: Hunk): string {
-  const { removed, added } = meaningfulLines(h);
+  const { removed, added } = meaningfulLines(h, d.file);
   const where = h.keyPath ? ` to \`${h.keyPath}\` in ${d.file}` : ` in ${d.file}`;
   const line = ` (line ${h.newFrom + 1})`;
+  if (reindented(removed, added)) return `changed the indentation of ${codeSpan(added)} (${indentOf(removed[0])} → ${indentOf(added[0])}) in ${d.file}${line}`;
   if (removed.length && added.length) return `changed ${codeSpan(removed)} to ${codeSpan(added)} in ${d.file}${h.keyPath ? ` (\`${h.keyPath}\`)` : line}`;
   if (added.length) return `added ${codeSpan(added)}${where}${h.keyPath ? '' : line}`;
   return `removed ${codeSpan(removed)} from ${d.file}${h.keyPath ? ` (\`${h.keyPath}\`)` : line}`;
+}
+
+/** A line's indentation in words: "8 spaces", "1 tab", "none". */
+function indentOf(line: string): string {
+  const lead = /^[ \t]*/.exec(line)![0];
+  if (!lead) return 'none';
+  const tabs = [...lead].filter(c => c === '\t').length;
+  const spaces = lead.length - tabs;
+  const parts = [tabs ? `${tabs} tab${tabs === 1 ? '' : 's'}` : '', spaces ? `${spaces} space${spaces === 1 ? '' : 's'}` : ''];
+  return parts.filter(Boolean).join(' + ');
 }
 
 /** A file-level change in words, for created/deleted files. */
 function describeFile(d: FileDiff): string | undefined {
   if (d.deleted) return `deleted ${d.file}`;
   if (d.created) {
-    const body = d.hunks.flatMap(h => meaningfulLines(h).added);
+    const body = d.hunks.flatMap(h => meaningfulLines(h, d.file).added);
     // A short file is quoted; a longer one is counted (its text is in the change), so the sentence never
     // reads as if the paths inside the new file were part of the fix.
     const telling = body.filter(l => /[\p{L}\p{N}]/u.test(l));
@@ -144,16 +167,39 @@ export interface FixEvidence {
   inert: string[];
 }
 
-/** Normalised identity of what was done: two lessons merge only when this matches. */
+/** Words, numbers, quoted strings and single marks: the units a change inside a line is cut at. */
+const TOKEN = /[\p{L}\p{N}_$]+|\s+|[^\p{L}\p{N}_$\s]/gu;
+
+/**
+ * What an edit changed, without the code around it that stayed: `count` → `str(count)` in
+ * `return 'billing: items ' + count`. The common tokens at both ends are the place, not the change.
+ */
+export function changeCore(removed: readonly string[], added: readonly string[]): { removed: string; added: string } {
+  const text = (ls: readonly string[]) => ls.map(l => l.trim().replace(/\s+/g, ' ')).join('\n');
+  const a = text(removed).match(TOKEN) ?? [];
+  const b = text(added).match(TOKEN) ?? [];
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length, endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
+  return { removed: a.slice(start, endA).join('').trim(), added: b.slice(start, endB).join('').trim() };
+}
+
+/**
+ * Normalised identity of what was done: two lessons merge only when this matches. The same change is the
+ * same fix whatever the file's path or name (src/config.ts, src/server/config.ts) and whatever code
+ * surrounds it (`+ count` → `+ str(count)` in the billing and in the shipping report): the changed part of
+ * the hunk that matters most and, in a config file, the key it went under.
+ */
 function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): string | undefined {
   if (commands.length) return 'cmd:' + commands.map(c => commandBody(c).replace(/\s+/g, ' ').toLowerCase()).sort().join(' && ');
   const top = ranked[0];
   if (!top) return undefined;
-  const { removed, added } = meaningfulLines(top.hunk);
-  // The same change is the same fix whatever the file's path or name (src/config.ts, src/server/config.ts):
-  // the hunk's text and, in a config file, the key it went under.
-  const shape = (ls: string[]) => ls.map(l => l.trim().toLowerCase().replace(/\s+/g, ' ')).join('\n');
-  return `edit:${top.hunk.keyPath ?? ''}:${shape(removed)}=>${shape(added)}`;
+  const { removed, added } = meaningfulLines(top.hunk, top.diff.file);
+  const core = changeCore(removed, added);
+  // A change of indentation alone keeps its lines: without them nothing would be left to tell it by.
+  const shape = core.removed || core.added ? core : { removed: removed.map(l => l.trim()).join('\n'), added: added.map(l => l.trim()).join('\n') };
+  return `edit:${top.hunk.keyPath ?? ''}:${shape.removed.toLowerCase()}=>${shape.added.toLowerCase()}`;
 }
 
 /**

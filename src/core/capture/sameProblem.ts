@@ -3,8 +3,30 @@
 // `expect(received).toBe(expected)` but are two problems, fixed by two edits: an error that turns from
 // one into the other has changed (the tracker's changed-error rule), and their lessons stay apart.
 import { compareDetails, errorDetails } from '../errorDetails';
+import { extractErrors } from '../extract';
+import { normaliseSignature } from '../signature';
 
-export function sameProblem(a: { key: string; message: string }, b: { key: string; message: string }): boolean {
+export interface ProblemError { key: string; message: string }
+
+export function sameProblem(a: ProblemError, b: ProblemError): boolean {
   if (a.key !== b.key) return false;
   return compareDetails(errorDetails(a.message), errorDetails(b.message))?.same !== false;
+}
+
+/** Errors of one run's output looked at: enough for every failure a test run or a build prints. */
+const MAX_ERRORS = 40;
+
+/**
+ * Is `old` still among the errors a later run printed? The root error a run reports can move (another
+ * test failing first, two errors swapping places) while the old one is still there: then nothing was
+ * fixed. Only when no error of the output is the old problem did the steps in between resolve it.
+ */
+export function stillFailing(old: ProblemError, next: ProblemError, output: string | undefined, command?: string): boolean {
+  if (sameProblem(old, next)) return true;
+  if (!output) return false;
+  for (const e of extractErrors(output, { command, limit: MAX_ERRORS })) {
+    if (e.wrapper) continue;
+    if (sameProblem(old, { key: normaliseSignature(e.message, e.tool, e.code).key, message: e.message })) return true;
+  }
+  return false;
 }

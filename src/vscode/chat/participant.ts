@@ -4,19 +4,19 @@
 import { randomUUID } from 'crypto';
 import * as vscode from 'vscode';
 import type { Memory, RecallResult } from '../../core/types';
-import { episodeFix, memoryTitle } from '../../core/types';
+import { memoryTitle } from '../../core/types';
 import { scopeMatches } from '../../core/scope';
 import { workspaceRelativePath } from '../../core/workspacePath';
 import { diagnosticText } from '../diagnosticRecall';
 import { formatError } from '../errors';
 import { escapeInline } from '../../core/markdown';
+import { renderMemoryAnswer, SURFACES } from '../../core/render/memoryAnswer';
 import { looksLikeRule, newFact, newRule } from '../../core/newMemory';
 import type { CaptureApi } from '../capture/captureApi';
-import { reasonLabels } from '../uiText';
+import { uiText } from '../uiText';
 import type { Services } from '../services';
-import { confidenceLabel, maturityLabel } from '../labels';
 import { forgetMemory, shownConfidence } from '../memoryActions';
-import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, confidenceOf, flagReasons, parseSearchTerms, splitByOutcome } from '../../core/prompt';
+import { buildAnswerPrompt, buildMemoryContext, buildRewritePrompt, parseSearchTerms, splitByOutcome } from '../../core/prompt';
 
 export const PARTICIPANT_ID = 'engram.memory';
 const REWRITE_TIMEOUT_MS = 2500;
@@ -159,23 +159,7 @@ function streamMemories(stream: vscode.ChatResponseStream, results: RecallResult
 
 /** `workspace`: the one asking, so the confidence shown is the one its ranking used. */
 export function memoryMarkdown(r: RecallResult, n: number, workspace: string, stale?: string): string {
-  const m = r.memory;
-  const lines: string[] = [`${n}\\. **${escapeInline(memoryTitle(m), 200)}**`];
-  if (m.kind === 'lesson') {
-    lines.push(`${escapeInline(vscode.l10n.t('Root cause'))}\\: ${escapeInline(m.rootCause, 400)}`);
-    lines.push(`${escapeInline(vscode.l10n.t('Fix'))}\\: ${escapeInline(m.fixApproach, 400)}`);
-  } else if (m.kind === 'episode' && episodeFix(m)) {
-    lines.push(`${escapeInline(vscode.l10n.t('Fix'))}\\: ${escapeInline(episodeFix(m)!, 400)}`);
-  }
-  if (flagReasons(m).length) lines.push(`⚠ ${escapeInline(vscode.l10n.t('Flagged: this memory contains text that looks like instructions.'))}`);
-  if (stale) lines.push(`⚠ ${escapeInline(vscode.l10n.t('Possibly stale: {0}', stale), 300)}`);
-  lines.push(`_${escapeInline([
-    confidenceLabel(confidenceOf(m, workspace)),
-    maturityLabel(m.maturity),
-    m.scope.length ? vscode.l10n.t('scope {0}', m.scope.join(', ')) : vscode.l10n.t('whole workspace'),
-    vscode.l10n.t('why: {0}', reasonLabels(r.reasons).join('; ')),
-  ].join(' · '), 400)}_`);
-  return lines.join('  \n') + '\n\n';
+  return renderMemoryAnswer(r, SURFACES.chat, { t: uiText, workspace, n, stale }) + '\n\n';
 }
 
 /** Files linked to the memories (episodes' files, and those of a lesson's evidence), for references. */

@@ -41,6 +41,10 @@ export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Dis
     this.viewDisposables = [];
     this.view = view;
     this.ready = false;
+    // The shell (with its content security policy) goes in before the options: setting options re-renders
+    // whatever html the webview holds, and the empty html it starts with has no policy, which VS Code
+    // reports as "created a webview without a content security policy" (issue 21).
+    view.webview.html = buildHtml(view.webview, this.extensionUri, this.kind, this.title);
     view.webview.options = { enableScripts: true, enableCommandUris: false, localResourceRoots: localResourceRoots(this.extensionUri) };
     this.viewDisposables.push(
       view.webview.onDidReceiveMessage(raw => this.receive(raw)),
@@ -51,7 +55,6 @@ export abstract class ViewHost implements vscode.WebviewViewProvider, vscode.Dis
         if (this.view === view) { this.view = undefined; this.ready = false; }
       }),
     );
-    view.webview.html = buildHtml(view.webview, this.extensionUri, this.kind, this.title);
   }
 
   /** Resolves once the webview has loaded and said `ready` (immediately if it already has). */

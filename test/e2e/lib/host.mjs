@@ -9,11 +9,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  copyWorkspace, ensureHost, launchBrowser, log, makeRunDir, onCleanup, repoRoot, seedUserSettings, startServer, workbenchUrl,
+  copyWorkspace, ensureHost, installVsix, launchBrowser, log, makeRunDir, onCleanup, repoRoot, seedUserSettings, startServer, workbenchUrl,
 } from '../../../scripts/host/lib.mjs';
 
 export { repoRoot };
 export const screenshotDir = path.join(repoRoot, 'test-results', 'screenshots');
+/**
+ * Set by `run-e2e.mjs --installed` (ENGRAM_E2E_VSIX): every host installs that package with
+ * `--install-extension` and loads no development extension, and `cli()` runs the installed dist/cli.js.
+ */
+export const installedVsix = process.env.ENGRAM_E2E_VSIX || undefined;
+/** Where Engram runs from: the checkout, or the folder the .vsix was installed to by the last startHost. */
+let extensionRoot = repoRoot;
 let hostCache;
 
 /**
@@ -34,14 +41,16 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   fs.mkdirSync(storeDir, { recursive: true });
   const ws = copyWorkspace(path.resolve(repoRoot, workspace), path.join(runDir, 'workspace'));
   const userDataDir = path.join(runDir, 'user-data');
+  const extensionsDir = path.join(runDir, 'extensions');
   seedUserSettings(userDataDir, settings);
-  if (beforeOpen) await beforeOpen({ runDir, storeDir, workspace: ws });
-  const server = await startServer(host, { runDir, userDataDir, env: { ENGRAM_STORE_DIR: storeDir, ...env } });
+  extensionRoot = installedVsix ? installVsix(host, installedVsix, { runDir, extensionsDir, userDataDir }) : repoRoot;
+  if (beforeOpen) await beforeOpen({ runDir, storeDir, workspace: ws, extensionRoot });
+  const server = await startServer(host, { runDir, userDataDir, extensionsDir, env: { ENGRAM_STORE_DIR: storeDir, ...env } });
   const browser = await launchBrowser(host, { runDir, viewport });
   const { page } = browser;
   const consoleLines = [];
   page.on('console', m => consoleLines.push(`[${m.type()}] ${m.text()}`));
-  const url = workbenchUrl(server, { folder: ws });
+  const url = workbenchUrl(server, { folder: ws, extensionDevelopmentPath: installedVsix ? [] : repoRoot });
   // Generous timeouts: on a loaded 2-core machine the first workbench load can take a minute.
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 180_000 });
   await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
@@ -49,7 +58,7 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   log(`workbench up at ${server.base} (${path.basename(runDir)})`);
   let stopped = false;
   return {
-    page, url, runDir, storeDir, workspace: ws, server, consoleLines,
+    page, url, runDir, storeDir, workspace: ws, server, consoleLines, extensionRoot,
     /** Saves test-results/screenshots/<name>.png and returns its path. */
     async screenshot(name) {
       fs.mkdirSync(screenshotDir, { recursive: true });
@@ -69,10 +78,13 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   };
 }
 
-/** Runs `node dist/cli.js --store <storeDir> ...args` (e.g. 'import', file) and returns its stdout. */
+/**
+ * Runs `node dist/cli.js --store <storeDir> ...args` (e.g. 'import', file) and returns its stdout: the
+ * checkout's CLI, or the installed one's once startHost installed the .vsix.
+ */
 export async function cli(storeDir, ...args) {
   const { execFileSync } = await import('node:child_process');
-  return execFileSync(process.execPath, [path.join(repoRoot, 'dist/cli.js'), '--store', storeDir, ...args], { encoding: 'utf8' });
+  return execFileSync(process.execPath, [path.join(extensionRoot, 'dist/cli.js'), '--store', storeDir, ...args], { encoding: 'utf8' });
 }
 
 /** Runs a command through the F1 palette by its label as shown there (e.g. 'Engram: Show Memory Panel'). */

@@ -1,0 +1,228 @@
+// The live sessions on the demo workspace, as a user plays them at the keyboard: shared by the real-host
+// e2e files (which assert what Engram stored) and scripts/dev/record-live-traces.mjs (which records the
+// same sessions as capture traces). Each scenario has a workspace preparation (`prepare`, run before the
+// window opens) and its steps (`play(host, ctx)`), which only wait for what a user would see (a command
+// finished, an error underlined); what Engram made of it is for the caller to check.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { installWorkspaceDeps } from '../../../scripts/host/lib.mjs';
+import { repoRoot } from './host.mjs';
+import { KeyLog, openFile, openTerminal, retypeLine, runInTerminal, save, typeHuman, waitFor, goTo } from './user.mjs';
+
+export const DEMO = path.join(repoRoot, 'demo');
+/** src/config.ts's line 11 in the demo, broken (TS2322) and fixed. */
+export const CONFIG_LINE = 11;
+export const BROKEN = "port: process.env.PORT ?? '8080',";
+export const FIXED = 'port: Number(process.env.PORT ?? 8080),';
+
+function edit(file, from, to) {
+  const text = fs.readFileSync(file, 'utf8');
+  if (!text.includes(from)) throw new Error(`${file}: "${from}" not found`);
+  fs.writeFileSync(file, text.replace(from, to));
+}
+
+/** The demo with its config line already fixed: a project without errors. */
+export function cleanDemo(ws) {
+  installWorkspaceDeps(ws);
+  edit(path.join(ws, 'src/config.ts'), BROKEN, FIXED);
+}
+
+/** The demo without its TypeScript: `npm run build` says `tsc: not found` until it is installed. */
+export function demoWithoutTypescript(ws) {
+  const pkgFile = path.join(ws, 'package.json');
+  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8'));
+  delete pkg.devDependencies;
+  fs.writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
+  fs.rmSync(path.join(ws, 'package-lock.json'), { force: true });
+}
+
+/** Does the active editor show an error squiggle right now? */
+async function squiggled(page) {
+  return (await page.locator('.monaco-editor .squiggly-error').count()) > 0;
+}
+
+/** Waits until the active editor shows no error squiggle (the language server has caught up). */
+export async function noSquiggles(page, timeout = 240_000) {
+  await waitFor('the editor to show no error', async () => !(await squiggled(page)), { timeout, interval: 1000 });
+}
+
+/** Waits until the active editor underlines an error. */
+export async function someSquiggle(page, timeout = 240_000) {
+  await waitFor('an error underlined in the editor', () => squiggled(page), { timeout, interval: 1000 });
+}
+
+export const scenarios = {
+  /** The demo README's step 1: build fails with TS2322, the line is retyped and saved, build passes. */
+  'demo-ts2322-retype': {
+    prepare: ws => installWorkspaceDeps(ws),
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await openFile(page, 'src/config.ts');
+      await retypeLine(page, CONFIG_LINE, FIXED, { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'success', keys);
+    },
+  },
+  /** The README's step 2: `npm run check` fails (ENOENT) until config/settings.json exists. */
+  'demo-check-settings': {
+    prepare: ws => cleanDemo(ws),
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, 'npm run check', 'error', keys);
+      await expectRun(page, `mkdir -p config && echo '{"port": 8080}' > config/settings.json`, 'success', keys);
+      await expectRun(page, 'npm run check', 'success', keys);
+    },
+  },
+  /**
+   * A line typed at human speed into a clean file: errors exist only while it is typed (a half-typed
+   * name, a missing comma), then the line is complete and saved. `sawErrors` says whether the editor
+   * underlined anything while typing (if not, the check proves nothing).
+   */
+  'typing-transient-errors': {
+    prepare: ws => cleanDemo(ws),
+    async play({ page }, ctx) {
+      await openFile(page, 'src/config.ts');
+      await noSquiggles(page);
+      ctx.sawErrors = false;
+      await retypeLine(page, CONFIG_LINE, FIXED, { keys: ctx.keys, onKey: async () => { if (!ctx.sawErrors) ctx.sawErrors = await squiggled(page); } });
+      await save(page);
+      await noSquiggles(page);
+    },
+  },
+  /**
+   * `npm run build` fails with `tsc: not found`; `npm install --save-dev typescript` installs it; the
+   * build then fails with TS2322 (a different error); the line is fixed and the build passes.
+   */
+  'tsc-not-found-then-ts2322': {
+    prepare: ws => demoWithoutTypescript(ws),
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await expectRun(page, 'npm install --save-dev typescript', 'success', keys);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await openFile(page, 'src/config.ts');
+      await retypeLine(page, CONFIG_LINE, FIXED, { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'success', keys);
+    },
+  },
+  /**
+   * The same TS2322 fixed the same way in two folders: src/config.ts, then packages/api/src/config.ts
+   * (a copy of the fixed file, broken by typing and fixed again).
+   */
+  'same-fix-two-folders': {
+    prepare: ws => {
+      installWorkspaceDeps(ws);
+      const fixed = fs.readFileSync(path.join(ws, 'src/config.ts'), 'utf8').replace(BROKEN, FIXED);
+      fs.writeFileSync(path.join(ws, 'packages/api/src/config.ts'), fixed);
+    },
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await openFile(page, 'src/config.ts');
+      await retypeLine(page, CONFIG_LINE, FIXED, { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'success', keys);
+      await openFile(page, 'packages/api/src/config.ts');
+      await retypeLine(page, CONFIG_LINE, BROKEN, { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await openFile(page, 'packages/api/src/config.ts');
+      await retypeLine(page, CONFIG_LINE, FIXED, { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'success', keys);
+    },
+  },
+  /** Editor only: the line broken by typing and saved (TS2322 underlined), then retyped fixed and saved. */
+  'editor-ts2322-typed': {
+    prepare: ws => cleanDemo(ws),
+    async play({ page }, { keys }) {
+      await openFile(page, 'src/config.ts');
+      await noSquiggles(page);
+      await retypeLine(page, CONFIG_LINE, BROKEN, { keys });
+      await save(page);
+      await someSquiggle(page);
+      await retypeLine(page, CONFIG_LINE, FIXED, { keys });
+      await save(page);
+      await noSquiggles(page);
+    },
+  },
+  /** `npm run check` fails with a TypeError (the port is a string); the JSON is retyped; check passes. */
+  'check-port-string': {
+    prepare: ws => {
+      cleanDemo(ws);
+      fs.mkdirSync(path.join(ws, 'config'), { recursive: true });
+      fs.writeFileSync(path.join(ws, 'config/settings.json'), '{"port": "8080"}\n');
+    },
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, 'npm run check', 'error', keys);
+      await openFile(page, 'config/settings.json');
+      await retypeLine(page, 1, '{"port": 8080}', { keys });
+      await save(page);
+      await expectRun(page, 'npm run check', 'success', keys);
+    },
+  },
+  /** packages/web: a line typed that gives a string where a boolean is declared; build fails; fixed. */
+  'web-ts2322-boolean': {
+    prepare: ws => cleanDemo(ws),
+    async play({ page }, { keys }) {
+      await openFile(page, 'packages/web/src/app.ts');
+      await goTo(page, 5, 1);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await typeHuman(page, "export const named: boolean = title('x');", { keys });
+      await save(page);
+      await openTerminal(page);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await openFile(page, 'packages/web/src/app.ts');
+      await retypeLine(page, 6, "export const named: boolean = title('x').length > 0;", { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'success', keys);
+    },
+  },
+  /** packages/api: a typo'd property (TS2339) typed and built; fixed to an index; build passes. */
+  'api-ts2339-typo': {
+    prepare: ws => cleanDemo(ws),
+    async play({ page }, { keys }) {
+      await openFile(page, 'packages/api/src/routes.ts');
+      await goTo(page, 2, 1);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await typeHuman(page, 'export const home: string = routes.frist;', { keys });
+      await save(page);
+      await openTerminal(page);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await openFile(page, 'packages/api/src/routes.ts');
+      await retypeLine(page, 3, 'export const home: string = routes[0];', { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'success', keys);
+    },
+  },
+  /** Read-only commands, one failing (`which tsc`: tsc is the project's own, not on PATH), and a build that passes. */
+  'read-only-commands': {
+    prepare: ws => cleanDemo(ws),
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, 'echo $SHELL; which tsc', 'error', keys);
+      await expectRun(page, 'ls src', 'success', keys);
+      await expectRun(page, 'npm run build', 'success', keys);
+    },
+  },
+};
+
+/** Runs `command` in the terminal and checks it ended as a user expects (else the story went wrong). */
+export async function expectRun(page, command, expected, keys) {
+  const got = await runInTerminal(page, command, { keys });
+  if (got !== expected) throw new Error(`\`${command}\` ended with ${got}, expected ${expected}`);
+  return got;
+}
+
+/** Every memory text that names build output (tsc's outDir, build/): there must be none. */
+export function buildOutputIn(memories) {
+  return memories.filter(m => /(^|["\s/(`])build\/[\w./-]*\.js/.test(JSON.stringify({ scope: m.scope, files: m.files, steps: m.steps, change: m.change, fixApproach: m.fixApproach, rootCause: m.rootCause, commands: m.commands })))
+    .map(m => `${m.kind} ${m.id}`);
+}
+
+export { KeyLog, typeHuman, goTo };
