@@ -7,7 +7,7 @@ import { BLOCK_DETECTORS, privateKeyBlocks } from './mask/blocks';
 import { notPlaceholder, type Detector } from './mask/detector';
 import { ASSIGNED_LITERAL, QUOTED_LITERAL, secretLiteral } from './mask/entropy';
 import { KEY_VALUE_DETECTORS } from './mask/keyValue';
-import { COMMAND_LINE_DETECTORS, PASSWORD_DETECTORS } from './mask/passwords';
+import { COMMAND_LINE_DETECTORS, findPrintedSecrets, PASSWORD_DETECTORS } from './mask/passwords';
 import { maskViews, toInput } from './mask/normalize';
 import { findEmails, GENERIC_HOME, homeVariants, PERSONAL_DETECTORS } from './mask/personal';
 import { NON_LATIN_PROSE_DETECTORS, PROSE_DETECTORS } from './mask/prose';
@@ -56,6 +56,12 @@ export interface SecretHit {
 
 // Order matters only for the kind reported when two detectors cover the same span (earlier wins a tie).
 const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS, ...PASSWORD_DETECTORS, ...PROSE_DETECTORS];
+
+/** A hint made of case-blind literal words only (`pass|pw`, `authorization`). */
+const wordsOf = (hint: RegExp | undefined): string[] | undefined =>
+  hint && hint.flags.replace('g', '') === 'i' && hint.source.split('|').every(p => /^[A-Za-z0-9 _=-]+$/.test(p)) ? hint.source.split('|') : undefined;
+const GATED = new Set(SECRET_DETECTORS.filter(d => wordsOf(d.hint)));
+const WORD_GATE = new RegExp([...new Set([...GATED].flatMap(d => wordsOf(d.hint) ?? []))].join('|'), 'i');
 
 interface Span { start: number; end: number; kind: string; replacement: string }
 
@@ -130,7 +136,11 @@ function collect(text: string, opts: MaskOptions): Span[] {
 function detectAll(text: string, opts: MaskOptions, spans: Span[], add: Add): void {
   for (const b of privateKeyBlocks(text)) add(b.start, b.end, b.kind);
   findPrefixedTokens(text, add);
-  for (const d of SECRET_DETECTORS) runDetector(d, text, add);
+  findPrintedSecrets(text, add);
+  // Detectors whose hints are only case-blind words are skipped together when none of the words is in
+  // the text: one test instead of one per detector (most messages name no password, token or cookie).
+  const words = WORD_GATE.test(text);
+  for (const d of SECRET_DETECTORS) if (words || !GATED.has(d)) runDetector(d, text, add);
   if (NON_ASCII.test(text)) for (const d of NON_LATIN_PROSE_DETECTORS) runDetector(d, text, add);
 
   // Only where no detector above matched, so known kinds keep their names.

@@ -65,7 +65,32 @@ const PRINTERS = [
   String.raw`\bdoctl\s+auth\s+token\b`,
   String.raw`\bopenssl\s+rand\s+-(?:hex|base64)\b`,
 ];
-const PRINTER_HINT = /find-(?:generic|internet)-password|get-login-password|configure\s+get|print-(?:access|identity)-token|get-access-token|-field|secret|create\s+token|\bop\s|\s+show\b|get\s+password|auth:token|auth\s+token|rand\s+-/;
+const PRINTER = new RegExp(String.raw`(?:${PRINTERS.join('|')})[^\n]*$`);
+const NOTE_LINE = /^[ \t]*(?:WARNING|Warning|warning|NOTICE|Notice|›|\[|#)/;
+const LONE_TOKEN = /^[ \t]*([^\s"'\x60]{8,4000})[ \t]*\r?$/gm;
+
+/**
+ * What a credential command prints: the secret alone on a line after the command (a few warning lines
+ * may come between). Found from the lone-token lines, which are rare, looking back at the lines before:
+ * a pass of sixteen command patterns over every message cost more than the rest of this family.
+ */
+export function findPrintedSecrets(text: string, add: (start: number, end: number, kind: string) => void): void {
+  if (!text.includes('\n')) return;
+  LONE_TOKEN.lastIndex = 0;
+  for (let m = LONE_TOKEN.exec(text); m; m = LONE_TOKEN.exec(text)) {
+    if (m.index === 0) continue;
+    const value = m[1];
+    if (!notPlaceholder(value) || /^(?:[~.]?\/|https?:)|[«»]/.test(value)) continue;
+    let end = m.index - 1; // the \n before this line
+    for (let back = 0; back < 4 && end > 0; back++) {
+      const start = text.lastIndexOf('\n', end - 1) + 1;
+      const line = text.slice(start, end);
+      if (PRINTER.test(line)) { const at = m.index + m[0].indexOf(value); add(at, at + value.length, 'password'); break; }
+      if (!NOTE_LINE.test(line)) break;
+      end = start - 1;
+    }
+  }
+}
 
 // A command-line value: quoted, or bare up to whitespace or a closing quote (`bash -c "… --token X"`).
 const ARG = String.raw`(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([^\s"'\x60;|&()]{1,200}))(?=[\s"'\x60;|&()]|$)`;
@@ -116,7 +141,5 @@ export const COMMAND_LINE_DETECTORS: Detector[] = [
   { kind: 'cli-password', hint: /--auth\b/, re: new RegExp(String.raw`(?:^|[\s"'(])--auth(?:=|\s+)${ARG}`, 'g'), pick: m => pickArg(m, 1), accept: v => flagValue(v) && (passwordLike(v) || tokenLike(v)) },
   // `npm config set //host/:_authToken VALUE`, `yarn config set npmAuthToken VALUE`, `pnpm config set …`,
   // `git config http.…extraheader VALUE`: a key that names a credential, then its value.
-  { kind: 'cli-password', hint: /config\s+set|git\s+config/, re: new RegExp(String.raw`\b(?:(?:npm|pnpm|yarn|bun)\s+config\s+set|git\s+config(?:\s+--(?:global|local|system))?)\s+(?:--\S+\s+)*(\S*(?:_auth(?:Token)?|_password|authToken|AuthToken|token|password|secret)\S*)\s+${ARG}`, 'gi'), pick: m => pickArg(m, 2), accept: flagValue },
-  // What a credential command prints: the secret alone on a line after it (skipping a few warning lines).
-  { kind: 'password', hint: PRINTER_HINT, re: new RegExp(String.raw`(?:${PRINTERS.join('|')})[^\n]*\r?\n(?:[ \t]*(?:WARNING|Warning|warning|NOTICE|Notice|›|\[|#)[^\n]*\r?\n){0,3}[ \t]*([^\s"'\x60]{8,4000})[ \t]*(?=\r?\n|$)`, 'g'), group: 1, accept: v => notPlaceholder(v) && !/^(?:[~.]?\/|https?:)/.test(v) },
+  { kind: 'cli-password', hint: /config/, re: new RegExp(String.raw`\b(?:(?:npm|pnpm|yarn|bun)\s+config\s+set|git\s+config(?:\s+--(?:global|local|system))?)\s+(?:--\S+\s+)*(\S*(?:_auth(?:Token)?|_password|authToken|AuthToken|token|password|secret)\S*)\s+${ARG}`, 'gi'), pick: m => pickArg(m, 2), accept: flagValue },
 ];

@@ -54,7 +54,8 @@ export const PROSE_DETECTORS: Detector[] = [
   { kind: 'password', hint: LATIN_WORDS, re: re(String.raw`${B}(?:contraseña|contrasena|clave(?:\s+de\s+acceso|\s+secreta|\s+api)?|secreto|senha|palavra-passe|segredo|chave(?:\s+de\s+api|\s+api)?|passwort|kennwort|api-schlüssel|zugangsschlüssel|geheimnis|mot\s+de\s+passe|jeton|clé(?:\s+api|\s+secrète)?|clef)${words(String.raw`de|del|para|do|da|dos|das|für|fuer|vom|von|des|der|den|zum|zur|du|d'|pour`, 4)}\s*(?:es|era|é|e|ist|lautet|war|est|était|:|=)\s+${VALUE}`), pick, accept: secretValue },
   // Indonesian, Polish, Dutch, Swedish, Norwegian, Finnish, Czech, Italian: "kata sandi server: X",
   // "haslo do bazy to X", "het wachtwoord is X", "la password del database è X".
-  { kind: 'password', hint: /kata sandi|haslo|wachtwoord|l\S?senord|passord|salasana|heslo|password/i, re: re(String.raw`${B}(?:kata\s+sandi|haslo|wachtwoord|lösenord|losenord|passord|salasana|heslo|password)(?:\s+[^\s:=：]{1,20}){0,3}?\s*(?:[:=：]|\s(?:adalah|ialah|to|jest|is|är|er|on|je|è|e|é))\s+${VALUE}`), pick, accept: v => passwordLike(v) || tokenLike(v) },
+  // (the word start is checked in accept: a lookbehind first in the pattern is tried at every position)
+  { kind: 'password', hint: /kata sandi|haslo|wachtwoord|senord|passord|salasana|heslo|password/i, re: re(String.raw`(?:kata\s+sandi|haslo|wachtwoord|lösenord|losenord|passord|salasana|heslo|password)(?:\s+[^\s:=：]{1,20}){0,3}?\s*(?:[:=：]|\s(?:adalah|ialah|to|jest|is|är|er|on|je|è|e|é))\s+${VALUE}`), pick, accept: (v, m) => !/[A-Za-z0-9_\u00C0-\u024F]/.test(m.input[m.index - 1] ?? '') && (passwordLike(v) || tokenLike(v)) },
   // English secrets and tokens: "the client secret is X", "api token: X", "Der API-Token lautet X". The
   // keyword anchors the match (one literal scan); a bare "key" needs a qualifier before it ("the cache
   // key: node-linux-…" is not a secret), checked on the text before the match.
