@@ -5,7 +5,7 @@
 // --installed (npm run test:installed): packages the .vsix (scripts/host/package.mjs) and runs, with
 // ENGRAM_E2E_VSIX set, the files that say `export const installedOnly = true` or `alsoInstalled = true`
 // against the installed extension (test/e2e/lib/host.mjs installs it); a plain run skips installedOnly.
-// ENGRAM_E2E_TIMEOUT_MS: per file (default 600000).
+// ENGRAM_E2E_TIMEOUT_MS: per file (default 600000); a file may ask for more with `export const timeoutMs = N`.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -45,9 +45,16 @@ let passed = 0, failed = 0;
 let current;
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { current?.kill('SIGTERM'); process.exit(130); });
 
+/** A file that types at human speed may ask for more time: `export const timeoutMs = N` (never less). */
+function fileTimeout(file) {
+  const m = /export\s+const\s+timeoutMs\s*=\s*([\d_]+)/.exec(fs.readFileSync(path.join(dir, file), 'utf8'));
+  return Math.max(timeoutMs, m ? Number(m[1].replace(/_/g, '')) : 0);
+}
+
 function runFile(file) {
   return new Promise(resolve => {
     const t = Date.now();
+    const limit = fileTimeout(file);
     // A file whose name matches runs whole; otherwise the pattern filters its named tests.
     const env = { ...process.env };
     if (re && re.test(file)) delete env.ENGRAM_TEST_GREP; else if (grep) env.ENGRAM_TEST_GREP = grep;
@@ -64,7 +71,7 @@ function runFile(file) {
       }
     });
     // SIGTERM lets the child's cleanup end its code-server group; SIGKILL only if it does not go.
-    const timer = setTimeout(() => { console.log(`  ✘ ${file}: timed out after ${timeoutMs} ms`); child.kill('SIGTERM'); setTimeout(() => child.kill('SIGKILL'), 10_000); }, timeoutMs);
+    const timer = setTimeout(() => { console.log(`  ✘ ${file}: timed out after ${limit} ms`); child.kill('SIGTERM'); setTimeout(() => child.kill('SIGKILL'), 10_000); }, limit);
     child.on('exit', code => {
       clearTimeout(timer);
       if (buf) console.log(buf);

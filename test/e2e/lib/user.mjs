@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { repoRoot } from '../../../scripts/host/lib.mjs';
+import { runCommand } from './host.mjs';
 
 /** Settings a typing user needs in this harness: a terminal whose text the DOM shows, suggestions that
  *  never replace what was typed (a commit character accepting a completion would change the text). */
@@ -156,11 +157,18 @@ export function logCount(runDir, re) {
 
 /** Opens a new integrated terminal and waits until its shell has printed a prompt. */
 export async function openTerminal(page, { timeout = 120_000 } = {}) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Control+Shift+Backquote');
+  // View: Toggle Terminal (Ctrl+`) opens the panel with a terminal; the terminal's own commands may not
+  // be in the palette yet while the workbench is still starting.
   const rows = page.locator('.terminal-wrapper.active .xterm-rows');
-  await rows.first().waitFor({ state: 'visible', timeout });
+  await waitFor('the terminal panel', async () => {
+    if (await rows.first().isVisible().catch(() => false)) return true;
+    await runCommand(page, 'View: Toggle Terminal').catch(() => {});
+    return rows.first().waitFor({ state: 'visible', timeout: 15_000 }).then(() => true, () => false);
+  }, { timeout });
   await waitFor('a shell prompt in the terminal', async () => /[$#]\s*$/m.test(await terminalText(page)), { timeout });
+  // The prompt marker shell integration draws (a hollow circle): until it is there the shell may still be
+  // starting, and keys typed now are lost when it comes up (measured: up to 18 s after the prompt at load 18).
+  await waitFor('shell integration in the terminal', () => page.evaluate(() => !!document.querySelector('.terminal-wrapper.active .terminal-command-decoration')), { timeout, interval: 500 });
   await page.locator('.terminal-wrapper.active .xterm').first().click();
 }
 
@@ -188,13 +196,22 @@ export async function runInTerminal(page, command, { keys, seed, timeout = 300_0
   await focusTerminal(page);
   const before = await finishedCommands(page);
   await typeHuman(page, command, { keys, seed });
+  // A user sees the line before pressing Enter; keys lost to a focus change (a notification, a view
+  // revealing itself) are typed again on a clean line.
+  const shown = () => terminalText(page).then(t => t.trimEnd().split('\n').pop()?.endsWith(command));
+  if (!(await waitFor(`\`${command}\` on the prompt line`, shown, { timeout: 10_000, interval: 500 }).catch(() => false))) {
+    await focusTerminal(page);
+    await page.keyboard.press('Control+U');
+    await typeHuman(page, command, { keys, seed });
+    await waitFor(`\`${command}\` on the prompt line (typed again)`, shown, { timeout: 15_000, interval: 500 }).catch(async e => { throw new Error(`${e.message}\nterminal:\n${await terminalText(page)}`); });
+  }
   await page.keyboard.press('Enter');
   const result = await waitFor(`\`${command}\` to finish in the terminal`, async () => {
     const [ok, err] = await finishedCommands(page);
     if (ok > before[0]) return 'success';
     if (err > before[1]) return 'error';
     return undefined;
-  }, { timeout, interval: 500 });
+  }, { timeout, interval: 500 }).catch(async e => { throw new Error(`${e.message}\nterminal:\n${await terminalText(page)}`); });
   return result;
 }
 

@@ -1,0 +1,41 @@
+// Issue 17, real host: errors that exist only while a line is being typed never become an episode or a
+// lesson. A clean demo file; `port: Number(process.env.PORT ?? 8080),` retyped over its own line at
+// 200–400 ms a key with pauses (the editor underlines half-typed names meanwhile), then saved. Then a
+// real failure and its fix in the terminal (`npm run check` without its settings file): once that lesson
+// is stored, everything before it was decided, and nothing may be about the typed line.
+import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import { DEMO, expectRun, scenarios } from '../lib/scenarios.mjs';
+import { startHost } from '../lib/host.mjs';
+import { KeyLog, engramLog, memories, openTerminal, userSettings, waitFor } from '../lib/user.mjs';
+
+// Typing at human speed on a loaded machine takes a while; the runner reads this.
+export const timeoutMs = 1_500_000;
+
+export default async function typing() {
+  const load = os.loadavg().map(n => n.toFixed(1)).join(' ');
+  const s = scenarios['typing-transient-errors'];
+  const host = await startHost({ workspace: DEMO, settings: userSettings, beforeOpen: ({ workspace }) => s.prepare(workspace) });
+  const ctx = { keys: new KeyLog() };
+  try {
+    await s.play(host, ctx);
+    assert.ok(ctx.sawErrors, 'the editor never underlined an error while the line was typed: the test would prove nothing');
+    // The sentinel: a real failure and fix, stored as a lesson after the typing was over.
+    await openTerminal(host.page);
+    await expectRun(host.page, 'npm run check', 'error', ctx.keys);
+    await expectRun(host.page, `mkdir -p config && echo '{"port": 8080}' > config/settings.json`, 'success', ctx.keys);
+    await expectRun(host.page, 'npm run check', 'success', ctx.keys);
+    await waitFor('the lesson of the check failure', () => memories(host.storeDir).find(m => m.kind === 'lesson' && /ENOENT|settings\.json/.test(m.errorText)));
+    const log = engramLog(host.runDir);
+    const diag = log.split('\n').filter(l => /episode opened \(diagnostics\)/.test(l));
+    assert.deepEqual(diag, [], 'typing opened an episode');
+    const typed = memories(host.storeDir).filter(m => (m.kind === 'lesson' || m.kind === 'episode') && !/ENOENT|settings\.json/.test(`${m.errorText ?? ''} ${m.trigger ?? ''}`));
+    assert.deepEqual(typed.map(m => `${m.kind}: ${m.errorText ?? m.trigger}`), [], 'a memory about an error that existed only while typing');
+    console.log(`    keys: ${JSON.stringify(ctx.keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
+  } catch (e) {
+    await host.screenshot('typing-failure').catch(() => {});
+    throw e;
+  } finally {
+    await host.stop();
+  }
+}
