@@ -190,5 +190,6 @@ export async function openFromExplorer(page, folder, file) {
   await dir.waitFor({ timeout: 60_000 });
   if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
   await rows.filter({ hasText: file }).first().click();
-  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 30_000 });
+  // A cold workbench on a loaded machine can take a minute to show the first editor.
+  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 90_000 });
 }
