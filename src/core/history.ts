@@ -3,6 +3,7 @@
 // events are written by people or by policy code and stay as written.
 import { english, type Translate } from './l10n';
 import { maturityText } from './reasons';
+import { workspaceName } from './workspaceId';
 import type { FeedbackOutcome, HistoryEntry, HistoryFacts, MemoryEvent, MemorySource } from './types';
 
 export type { HistoryEntry, HistoryFacts } from './types';
@@ -49,7 +50,7 @@ export function historyText(h: HistoryFacts, t: Translate = english): string {
     case 'recorded': return t('recorded ({0})', sourceText(h.source, t));
     case 'updated': return t('updated {0}', h.fields.join(', ')) + because(h.reason);
     case 'feedback': return outcomeText(h.outcome, t) + (h.auto ? ' ' + t('(automatic)') : '')
-      + (h.workspace ? ' ' + t('in {0}', h.workspace) : '')
+      + (h.workspace ? ' ' + t('in {0}', workspaceName(h.workspace)) : '')
       + (h.replaces ? ' ' + t('(replaces the automatic {0})', outcomeText(h.replaces, t)) : '') + because(h.reason);
     case 'evidence': return t('evidence {0}', h.evidenceId) + because(h.reason);
     case 'promoted': return t('promoted {0} → {1}', maturityText(h.from, t), maturityText(h.to, t)) + because(h.reason);

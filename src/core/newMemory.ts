@@ -57,7 +57,8 @@ export function newLesson(origin: Origin, input: {
     rootCause: maskSecrets(input.rootCause.trim()),
     fixApproach: maskSecrets(input.fixApproach.trim()),
     evidence: [],
-    outcome: 'success',
+    // No outcome: a lesson written by hand (or by an agent) came from no episode that Engram saw end
+    // (issue 21: the sidebar labelled such a lesson "success"). Recall still treats it as one to follow.
     ...rawFlags(input.errorText, input.rootCause, input.fixApproach),
   };
 }

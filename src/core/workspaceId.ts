@@ -19,6 +19,11 @@ export function legacyWorkspaceName(id: string): string | undefined {
   return ID.exec(id)?.[1];
 }
 
+/** A workspace as people know it, its folder's name (`demo#382236f942f0c35a` → `demo`): what history lines show. */
+export function workspaceName(id: string): string {
+  return legacyWorkspaceName(id) ?? id;
+}
+
 /** True when `a` and `b` name the same workspace: equal ids, or a legacy name and an id carrying it. */
 export function sameWorkspace(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || b === undefined) return false;

@@ -1,6 +1,7 @@
 // "$(lightbulb) 3" in the status bar: how many memories are relevant to the errors of the file in the
 // active editor. Hidden when none. Reads the background recall cache, so it costs nothing per keystroke.
 import * as vscode from 'vscode';
+import { relevantEditor } from './sidebar/relevantQuery';
 import type { DiagnosticRecall } from './diagnosticRecall';
 import type { Services } from './services';
 
@@ -14,7 +15,7 @@ export function registerRelevantStatus(services: Services, recall: DiagnosticRec
   let generation = 0;
   const update = async (): Promise<void> => {
     const mine = ++generation;
-    const editor = vscode.window.activeTextEditor;
+    const editor = relevantEditor();
     if (!editor || editor.document.uri.scheme !== 'file' || !recall.errorDiagnostics(editor.document.uri).length) {
       item.hide();
       return;
@@ -42,12 +43,13 @@ export function registerRelevantStatus(services: Services, recall: DiagnosticRec
 
   services.context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor(() => void update()),
+    vscode.window.onDidChangeVisibleTextEditors(() => void update()),
     recall.onDidUpdate(uri => {
-      if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) void update();
+      if (relevantEditor()?.document.uri.toString() === uri.toString()) void update();
     }),
     vscode.languages.onDidChangeDiagnostics(e => {
       // Errors gone: hide at once. New errors show after the background recall fires onDidUpdate.
-      const active = vscode.window.activeTextEditor?.document.uri;
+      const active = relevantEditor()?.document.uri;
       if (active && e.uris.some(u => u.toString() === active.toString()) && !recall.errorDiagnostics(active).length) item.hide();
     }),
   );

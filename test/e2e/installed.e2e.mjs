@@ -68,11 +68,11 @@ export default async function installed() {
     await until('the fix on disk', () => fs.existsSync(path.join(workspace, 'config', 'settings.json')));
     await type(CHECK);
     await until('the check to pass', async () => /check ok: port 8080/.test(await terminalText(page)));
-    const exported = () => cli(storeDir, 'export').split('\n').filter(Boolean).map(l => JSON.parse(l));
-    const episode = await until('the captured episode in the store (read by the installed CLI)', () =>
-      exported().find(m => m.kind === 'episode' && m.trigger?.includes('scripts/check.js') && m.outcome === 'success'), 90_000);
+    const exported = async () => (await cli(storeDir, 'export')).split('\n').filter(Boolean).map(l => JSON.parse(l));
+    const episode = await until('the captured episode in the store (read by the installed CLI)', async () =>
+      (await exported()).find(m => m.kind === 'episode' && m.trigger?.includes('scripts/check.js') && m.outcome === 'success'), 90_000);
     assert.match(episode.trigger, /ENOENT: no such file or directory/);
-    const lesson = await until('its lesson', () => exported().find(m => m.kind === 'lesson' && m.evidence?.includes(episode.id)), 30_000);
+    const lesson = await until('its lesson', async () => (await exported()).find(m => m.kind === 'lesson' && m.evidence?.includes(episode.id)), 30_000);
     assert.match(lesson.errorSignature, /ENOENT/);
 
     // The sidebar shows it.

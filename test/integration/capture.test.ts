@@ -10,6 +10,7 @@ import { newId } from '../../src/core/ids';
 import { testAccess } from './testAccess';
 import { logText } from './engramLog';
 import { waitFor } from './waitFor';
+import { workspaceName } from '../../src/core/workspaceId';
 
 const EXTENSION_ID = 'engram-dev.engram';
 // Realistic-looking credentials (not real ones): they must never reach the storage folder.
@@ -319,10 +320,10 @@ suite('Capture', function () {
       fs.rmSync(marker, { force: true });
     }
     const feedback = (id: string) => store.history(id).filter(h => h.type === 'feedback').map(h => h.detail);
-    assert.deepStrictEqual(feedback(shownFirst.id).map(d => d.split(':')[0]), ['still_failed (automatic) in ' + a.services.workspaceId]);
-    assert.deepStrictEqual(feedback(shownLater.id).map(d => d.split(':')[0]), ['prevented (automatic) in ' + a.services.workspaceId]);
+    assert.deepStrictEqual(feedback(shownFirst.id).map(d => d.split(':')[0]), ['still_failed (automatic) in ' + workspaceName(a.services.workspaceId)]);
+    assert.deepStrictEqual(feedback(shownLater.id).map(d => d.split(':')[0]), ['prevented (automatic) in ' + workspaceName(a.services.workspaceId)]);
     assert.deepStrictEqual(feedback(otherError.id), [], 'an automatic outcome for a memory about another error');
-    assert.deepStrictEqual(feedback(judged.id).map(d => d.split(':')[0]), ['still_failed in ' + a.services.workspaceId], "the user's verdict got an automatic outcome on top");
+    assert.deepStrictEqual(feedback(judged.id).map(d => d.split(':')[0]), ['still_failed in ' + workspaceName(a.services.workspaceId)], "the user's verdict got an automatic outcome on top");
   });
   test('a terminal without shell integration is reported, and nothing is captured from it', async () => {
     const capture = a.capture!;

@@ -1,4 +1,4 @@
-// Follows the active editor and its error diagnostics and says what "Relevant now" should recall:
+// Follows the active editor (or the visible one while a panel has focus) and its error diagnostics and says what "Relevant now" should recall:
 // the file's error messages, scoped to its workspace-relative path. Debounced, so typing (which
 // re-publishes diagnostics constantly) costs one recall after things settle, not one per keystroke.
 import * as vscode from 'vscode';
@@ -15,9 +15,22 @@ export interface RelevantQuery {
 
 const MAX_ERRORS = 5;
 
+/** Panels (Output, Debug Console) that hold a text editor but are not the user's file. */
+const isPanel = (e: vscode.TextEditor) => e.document.uri.scheme === 'output' || e.document.uri.scheme === 'debug';
+
+/**
+ * The editor "Relevant now" is about: the focused one, or, while a panel such as Output has focus, the
+ * text editor still visible beside it (issue 21: "Open a file to see…" with a file in plain view).
+ */
+export function relevantEditor(): vscode.TextEditor | undefined {
+  const active = vscode.window.activeTextEditor;
+  if (active && !isPanel(active)) return active;
+  return vscode.window.visibleTextEditors.find(e => !isPanel(e));
+}
+
 export function currentRelevantQuery(relative: (uri: vscode.Uri) => string | undefined): RelevantQuery | undefined {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.scheme === 'output') return undefined;
+  const editor = relevantEditor();
+  if (!editor) return undefined;
   const uri = editor.document.uri;
   const file = relative(uri);
   const errors = vscode.languages.getDiagnostics(uri).filter(d => d.severity === vscode.DiagnosticSeverity.Error);
@@ -39,8 +52,9 @@ export function watchRelevantContext(onChange: () => void, delayMs = 400): vscod
   const fire = debounce(onChange, delayMs);
   const subs = [
     vscode.window.onDidChangeActiveTextEditor(() => fire()),
+    vscode.window.onDidChangeVisibleTextEditors(() => fire()),
     vscode.languages.onDidChangeDiagnostics(e => {
-      const active = vscode.window.activeTextEditor?.document.uri.toString();
+      const active = relevantEditor()?.document.uri.toString();
       if (active && e.uris.some(u => u.toString() === active)) fire();
     }),
   ];

@@ -45,7 +45,10 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   seedUserSettings(userDataDir, settings);
   extensionRoot = installedVsix ? installVsix(host, installedVsix, { runDir, extensionsDir, userDataDir }) : repoRoot;
   if (beforeOpen) await beforeOpen({ runDir, storeDir, workspace: ws, extensionRoot });
-  const server = await startServer(host, { runDir, userDataDir, extensionsDir, env: { ENGRAM_STORE_DIR: storeDir, ...env } });
+  // The smoke-test driver is what makes the workbench read the development-extension payload; it also
+  // turns every notification toast off (VS Code's addToast). An installed package needs no payload, so
+  // its window runs without the driver and shows toasts as a user's does.
+  const server = await startServer(host, { runDir, userDataDir, extensionsDir, smokeDriver: !installedVsix, env: { ENGRAM_STORE_DIR: storeDir, ...env } });
   const browser = await launchBrowser(host, { runDir, viewport });
   const { page } = browser;
   const consoleLines = [];
@@ -187,5 +190,6 @@ export async function openFromExplorer(page, folder, file) {
   await dir.waitFor({ timeout: 60_000 });
   if ((await dir.getAttribute('aria-expanded')) !== 'true') await dir.click();
   await rows.filter({ hasText: file }).first().click();
-  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 30_000 });
+  // A cold workbench on a loaded machine can take a minute to show the first editor.
+  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 90_000 });
 }
