@@ -102,6 +102,11 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 export type SyncOutcome = 'written' | 'removed' | 'unchanged' | 'disabled' | 'no-folder';
 
 /** Brings the file in line with the memories now. Never touches a file Engram did not generate. */
+/** VS Code's "no such file": `code` is FileNotFound, the name EntryNotFound (both, depending on the path it took). */
+function isNotFound(e: unknown): boolean {
+  return e instanceof vscode.FileSystemError && (e.code === 'FileNotFound' || /EntryNotFound/.test(e.name));
+}
+
 export async function syncInstructions(services: Services): Promise<SyncOutcome> {
   const uri = instructionsFileUri();
   if (!uri) return 'no-folder';
@@ -109,7 +114,13 @@ export async function syncInstructions(services: Services): Promise<SyncOutcome>
   const ours = existing === undefined || existing.includes(GENERATED_MARKER);
   const remove = async (): Promise<SyncOutcome> => {
     if (existing === undefined || !ours) return 'unchanged';
-    await vscode.workspace.fs.delete(uri);
+    try {
+      await vscode.workspace.fs.delete(uri);
+    } catch (e) {
+      // Gone already: a sync running beside this one (the setting's change listener and a command, say)
+      // removed it between our read and this delete. The file is where it should be: absent.
+      if (!isNotFound(e)) throw e;
+    }
     return 'removed';
   };
   if (!services.config().instructions.enabled) return (await remove()) === 'removed' ? 'removed' : 'disabled';
