@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { errorFromOutput } from '../../src/core/capture/commandErrors';
-import { stillFailing } from '../../src/core/capture/sameProblem';
+import { fixedPart, stillFailing } from '../../src/core/capture/sameProblem';
 import { failingTests } from '../../src/core/extract/testRunner';
 
 function runs(trace: string): { command: string; output: string; exitCode: number }[] {
@@ -49,6 +49,12 @@ describe('failing tests: one fixed, another still failing', () => {
       assert.strictEqual(stillFailing(a, b, second.output, second.command), false);
       assert.strictEqual(stillFailing(b, b, second.output, second.command), true, 'the same failing test is still failing');
       assert.strictEqual(stillFailing(a, a, first.output, first.command), true);
+      // The episode that ends is about the test that passes now; the one still failing is the next's.
+      const fixed = fixedPart(a, b);
+      const still = b.message.match(/\ntest: (.+)/)![1];
+      assert.ok(!fixed.message.includes(`test: ${still}`), fixed.message);
+      assert.match(fixed.message, /\ntest: /);
+      assert.strictEqual(fixedPart(b, b), b, 'nothing passed: the error as it was');
     });
   }
 

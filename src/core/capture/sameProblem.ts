@@ -46,3 +46,15 @@ function testPassedSince(old: ProblemError, next: ProblemError): boolean {
   if (!before.size || !after.size || ![...before].some(t => after.has(t))) return false;
   return [...before].some(t => !after.has(t));
 }
+
+/**
+ * The old error as the problem that was fixed: when a run of several failing tests showed some of them
+ * passing, the episode that ends is about those, not the ones still failing (they are the next episode's),
+ * so its lesson is found by the tests its fix made pass. Other errors are returned as they are.
+ */
+export function fixedPart<T extends ProblemError>(old: T, next: ProblemError): T {
+  if (!testPassedSince(old, next)) return old;
+  const still = new Set(errorDetails(next.message).filter(d => d.kind === 'test').map(d => d.value));
+  const message = old.message.split('\n').filter(l => !(l.startsWith('test: ') && still.has(l.slice(6).trim()))).join('\n');
+  return { ...old, message };
+}
