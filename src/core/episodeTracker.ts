@@ -10,7 +10,7 @@ import type { EpisodeStep, Outcome } from './types';
 import type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, TrackerEffect, TrackerOptions } from './trackedEpisode';
 import { commandConcerns, normaliseCommand } from './capture/commandLines';
 import { isReadOnlyCommand, relatedToAttempt, testRun, testsCover } from './capture/commandKinds';
-import { stillFailing } from './capture/sameProblem';
+import { fixedPart, stillFailing } from './capture/sameProblem';
 
 // Both live in leaf modules so that fixEvidence and types.ts need not import the tracker; its callers
 // still find them here.
@@ -242,6 +242,7 @@ export class EpisodeTracker {
           // fixed it (`tsc: not found` → install → TS2322; TestSlug fixed, TestTitle still failing). The
           // run itself failed, so its step is not a success.
           this.addStep(own, { action: `run ${cmd.line}`, result: exitText(cmd.exitCode, firstLine), wasEffective: false, at: now, detail: cmd.line });
+          own.error = fixedPart(own.error, cmd.error);
           const ended = this.finish(own, 'success', now, `the error changed to: ${firstLine ?? ''}`.trim());
           const next = this.openTerminal(cmd, normalised, now);
           own.changedTo = cmd.error;

@@ -4,6 +4,9 @@ import { primaryError } from '../extract';
 import { normaliseSignature } from '../signature';
 import { commandBody, normaliseCommand } from './commandLines';
 import { failingSegment } from './commandKinds';
+import { errorDetails } from '../errorDetails';
+import { failingTests } from '../extract/testRunner';
+import { boundedLines } from '../text';
 
 /** Error info for a failed run: the extracted root error, or the exit code and last output line. */
 export function errorFromOutput(output: string, exitCode: number | undefined, command: string): ErrorInfo | undefined {
@@ -11,14 +14,26 @@ export function errorFromOutput(output: string, exitCode: number | undefined, co
   const found = primaryError(output, { command });
   if (found) {
     const sig = normaliseSignature(found.message, found.tool, found.code);
-    return { key: sig.key, family: sig.family, message: found.message, code: found.code ?? sig.code, tool: found.tool, line: found.line };
+    return { key: sig.key, family: sig.family, message: withFailingTests(found.message, output), code: found.code ?? sig.code, tool: found.tool, line: found.line };
   }
   const last = output.split('\n').map(l => l.trim()).filter(Boolean).pop() ?? '';
   // In `echo $PATH; which tsc` it is `which` that failed: the list's exit code is its last command's.
   const program = commandBody(failingSegment(command)).split(/\s+/)[0] || command.split(/\s+/)[0];
   const message = `${program} exited with code ${exitCode}${last ? `: ${last}` : ''}`;
   const sig = normaliseSignature(message, 'shell');
-  return { key: sig.key, family: sig.family, message, code: sig.code, tool: 'shell' };
+  return { key: sig.key, family: sig.family, message: withFailingTests(message, output), code: sig.code, tool: 'shell' };
+}
+
+/**
+ * A test run's error names the tests that failed ("test: name" lines, read by errorDetails): the line kept
+ * as the error is often the runner's summary (cargo's "error: test failed", maven's last line), and without
+ * the names two runs failing different tests read as one problem. A message that already names its test
+ * (go, jest, pytest) is kept as it is. The signature is computed before, so the names never change it.
+ */
+function withFailingTests(message: string, output: string): string {
+  if (errorDetails(message).some(d => d.kind === 'test')) return message;
+  const tests = failingTests(boundedLines(output.slice(0, 256 * 1024)));
+  return tests.length ? `${message}\n${tests.map(t => `test: ${t}`).join('\n')}` : message;
 }
 
 

@@ -22,6 +22,7 @@ const MAX_ERRORS = 40;
  * fixed. Only when no error of the output is the old problem did the steps in between resolve it.
  */
 export function stillFailing(old: ProblemError, next: ProblemError, output: string | undefined, command?: string): boolean {
+  if (testPassedSince(old, next)) return false;
   if (sameProblem(old, next)) return true;
   if (!output) return false;
   for (const e of extractErrors(output, { command, limit: MAX_ERRORS })) {
@@ -29,4 +30,31 @@ export function stillFailing(old: ProblemError, next: ProblemError, output: stri
     if (sameProblem(old, { key: normaliseSignature(e.message, e.tool, e.code).key, message: e.message })) return true;
   }
   return false;
+}
+
+/**
+ * Two runs of one kind of test failure, both naming their failing tests, where a test of the first no longer
+ * fails: what was done in between fixed it (cargo's two failing tests, one fixed by an edit, the other still
+ * failing), even though the run's summary error reads the same. Only when the runs share a failing test: an
+ * error naming just its own test (jest, go: the root failure) says nothing of the run's other tests, and
+ * whether the old one is still in the output is the loop's question below.
+ */
+function testPassedSince(old: ProblemError, next: ProblemError): boolean {
+  if (old.key !== next.key) return false;
+  const tests = (m: string) => new Set(errorDetails(m).filter(d => d.kind === 'test').map(d => d.value));
+  const before = tests(old.message), after = tests(next.message);
+  if (!before.size || !after.size || ![...before].some(t => after.has(t))) return false;
+  return [...before].some(t => !after.has(t));
+}
+
+/**
+ * The old error as the problem that was fixed: when a run of several failing tests showed some of them
+ * passing, the episode that ends is about those, not the ones still failing (they are the next episode's),
+ * so its lesson is found by the tests its fix made pass. Other errors are returned as they are.
+ */
+export function fixedPart<T extends ProblemError>(old: T, next: ProblemError): T {
+  if (!testPassedSince(old, next)) return old;
+  const still = new Set(errorDetails(next.message).filter(d => d.kind === 'test').map(d => d.value));
+  const message = old.message.split('\n').filter(l => !(l.startsWith('test: ') && still.has(l.slice(6).trim()))).join('\n');
+  return { ...old, message };
 }

@@ -37,3 +37,40 @@ export function withTest(lines: string[], message: string, i: number): string {
   }
   return extra.length && !message.includes('\n') ? `${message}\n${extra.join('\n')}` : message;
 }
+
+// The lines in which a test runner names a failing test, whatever else it prints: libtest (cargo) "test
+// a::b ... FAILED" and "---- a::b stdout ----", surefire's "[ERROR] pkg.Class.method -- Time elapsed ...
+// <<< FAILURE!" head, its "[ERROR]   Class.method:12 message" summary and JUnit 4's "method(pkg.Class)",
+// go's "--- FAIL: Name", pytest's "FAILED path::name". A JVM test is named Class.method (no package): the
+// head and the summary spell it with and without one.
+const FAILING_TEST: { re: RegExp; name: (m: RegExpExecArray) => string }[] = [
+  { re: /^test (\S{1,200}) \.\.\. FAILED$/, name: m => m[1] },
+  { re: /^---- (\S{1,200}) stdout ----$/, name: m => m[1] },
+  { re: /^\[ERROR\] ([\w$.]{1,200}\.[\w$]{1,200}) -- Time elapsed: .{1,40} <<< (?:FAILURE|ERROR)!$/, name: m => jvmTest(m[1]) },
+  { re: /^\[ERROR\]\s+([\w$.]{1,200}\.[\w$]{1,200}):\d+ /, name: m => jvmTest(m[1]) },
+  { re: /^\[ERROR\]\s+(\w{1,200})\(([\w$.]{1,200})\)/, name: m => jvmTest(`${m[2]}.${m[1]}`) },
+  { re: /^--- FAIL: (\S{1,200})/, name: m => m[1] },
+  { re: /^FAILED \S*?::(\S{1,200})/, name: m => m[1] },
+];
+const MAX_FAILING_TESTS = 12;
+
+function jvmTest(qualified: string): string {
+  return qualified.split('.').slice(-2).join('.');
+}
+
+/** The failing tests a run names, in order of first mention, bounded. */
+export function failingTests(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const l of lines) {
+    const t = l.trimEnd();
+    for (const p of FAILING_TEST) {
+      const m = p.re.exec(t);
+      if (!m) continue;
+      const name = p.name(m);
+      if (!out.includes(name)) out.push(name);
+      break;
+    }
+    if (out.length >= MAX_FAILING_TESTS) break;
+  }
+  return out;
+}
