@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeTinyModel } from '../fixtures/make-tiny-model.mjs';
 import { cli, containerItem, installedVsix, openContainer, repoRoot, runCommand, startHost, webviewFrame } from './lib/host.mjs';
+import { openTerminal, runInTerminal, terminalText } from './lib/user.mjs';
 
 /** Only with a package to install (run-e2e.mjs --installed); the checkout's runs skip this file. */
 export const installedOnly = true;
@@ -27,9 +28,6 @@ async function until(what, fn, ms = 60_000) {
   }
   throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
 }
-
-/** The visible text of the terminal panel (DOM renderer: gpuAcceleration off). */
-const terminalText = page => page.locator('.terminal-wrapper.active .xterm-rows').innerText({ timeout: 5_000 }).catch(() => '');
 
 export default async function installed() {
   assert.ok(installedVsix, 'run through `npm run test:installed` (run-e2e.mjs --installed), which packages the .vsix');
@@ -57,16 +55,13 @@ export default async function installed() {
     const frame = await webviewFrame(page, 'engram.memories', { timeout: 60_000 });
     await until('the Memories view to draw', async () => (await frame.locator('body').innerText({ timeout: 5_000 })).trim());
 
-    // A real error and its fix, in a shell-integrated terminal.
-    await runCommand(page, 'Terminal: Create New Terminal');
-    await until('the bash prompt', async () => /[$#]\s*$/m.test(await terminalText(page)), 120_000)
-      .catch(async e => { throw new Error(`${e.message}; the terminal shows ${JSON.stringify(await terminalText(page))}`); });
-    const type = async cmd => { await page.locator('.terminal-wrapper.active .xterm').click(); await page.keyboard.type(cmd); await page.keyboard.press('Enter'); };
-    await type(CHECK);
+    // A real error and its fix, typed in a shell-integrated terminal (the helpers the real-host tests use).
+    await openTerminal(page);
+    assert.equal(await runInTerminal(page, CHECK), 'error');
     await until('the failure on screen', async () => /ENOENT/.test(await terminalText(page)));
-    await type(`mkdir -p config && printf '{"port": 8080}\\n' > config/settings.json`);
+    assert.equal(await runInTerminal(page, `mkdir -p config && printf '{"port": 8080}\\n' > config/settings.json`), 'success');
     await until('the fix on disk', () => fs.existsSync(path.join(workspace, 'config', 'settings.json')));
-    await type(CHECK);
+    assert.equal(await runInTerminal(page, CHECK), 'success');
     await until('the check to pass', async () => /check ok: port 8080/.test(await terminalText(page)));
     const exported = async () => (await cli(storeDir, 'export')).split('\n').filter(Boolean).map(l => JSON.parse(l));
     const episode = await until('the captured episode in the store (read by the installed CLI)', async () =>

@@ -90,9 +90,19 @@ export async function cli(storeDir, ...args) {
   return execFileSync(process.execPath, [path.join(extensionRoot, 'dist/cli.js'), '--store', storeDir, ...args], { encoding: 'utf8' });
 }
 
+/**
+ * Escape, to close a quick input, hover or widget, but never into a terminal: there the shell gets the
+ * ESC, and readline takes it with the next key typed as Meta-key (ESC then `n` of `npm run build` is
+ * M-n, a history search: the line is swallowed and Enter runs nothing).
+ */
+export async function escape(page) {
+  const inTerminal = await page.evaluate(() => !!document.activeElement?.closest('.terminal-wrapper, .terminal-outer-container, .xterm')).catch(() => false);
+  if (!inTerminal) await page.keyboard.press('Escape');
+}
+
 /** Runs a command through the F1 palette by its label as shown there (e.g. 'Engram: Show Memory Panel'). */
 export async function runCommand(page, label, { timeout = 15_000 } = {}) {
-  await page.keyboard.press('Escape');
+  await escape(page);
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout });

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { repoRoot } from '../../../scripts/host/lib.mjs';
-import { runCommand } from './host.mjs';
+import { escape, runCommand } from './host.mjs';
 
 /** Settings a typing user needs in this harness: a terminal whose text the DOM shows, suggestions that
  *  never replace what was typed (a commit character accepting a completion would change the text). */
@@ -115,6 +115,12 @@ export function lessons(storeDir, re) {
   return memories(storeDir).filter(m => m.kind === 'lesson' && (!re || re.test(lessonText(m))));
 }
 
+/** A lesson's error text as the export carries it: the store's `errorText` is exported as `errorSignature`
+ *  (the import format's name), so `m.errorText` is always undefined here. */
+export function errorOf(m) {
+  return m.errorSignature ?? m.errorText ?? '';
+}
+
 /** Everything a lesson says, for assertions: cause, fix, scope, files, steps. */
 export function lessonText(m) {
   return JSON.stringify(m);
@@ -192,7 +198,7 @@ async function finishedCommands(page) {
  * Returns 'success' or 'error' as the decoration says.
  */
 export async function runInTerminal(page, command, { keys, seed, timeout = 300_000 } = {}) {
-  await page.keyboard.press('Escape');
+  await escape(page);
   await focusTerminal(page);
   const before = await finishedCommands(page);
   await typeHuman(page, command, { keys, seed });
@@ -228,7 +234,7 @@ export async function focusTerminal(page) {
 
 /** Opens a workspace file through Quick Open (Ctrl+P), as a user does, and waits for its editor. */
 export async function openFile(page, rel, { timeout = 60_000 } = {}) {
-  await page.keyboard.press('Escape');
+  await escape(page);
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout });
@@ -243,7 +249,7 @@ export async function openFile(page, rel, { timeout = 60_000 } = {}) {
 
 /** Puts the cursor at line:col (1-based) with Go to Line. */
 export async function goTo(page, line, col = 1) {
-  await page.keyboard.press('Escape');
+  await escape(page);
   await page.keyboard.press('Control+G');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });

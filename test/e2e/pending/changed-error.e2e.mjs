@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { DEMO, buildOutputIn, scenarios } from '../lib/scenarios.mjs';
 import { startHost } from '../lib/host.mjs';
-import { KeyLog, memories, userSettings, waitFor } from '../lib/user.mjs';
+import { KeyLog, memories, userSettings, waitFor, errorOf } from '../lib/user.mjs';
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
 export const timeoutMs = 1_500_000;
@@ -20,8 +20,8 @@ export default async function changedError() {
   try {
     await s.play(host, ctx);
     const { storeDir } = host;
-    const first = await waitFor('the lesson of `tsc: not found`', () => memories(storeDir).find(m => m.kind === 'lesson' && /tsc: not found/.test(m.errorText)));
-    const second = await waitFor('the lesson of TS2322', () => memories(storeDir).find(m => m.kind === 'lesson' && /TS2322/.test(m.errorSignature + m.errorText)));
+    const first = await waitFor('the lesson of `tsc: not found`', () => memories(storeDir).find(m => m.kind === 'lesson' && /tsc: not found/.test(errorOf(m))));
+    const second = await waitFor('the lesson of TS2322', () => memories(storeDir).find(m => m.kind === 'lesson' && /TS2322/.test(errorOf(m))));
     const said = `${first.rootCause}\n${first.fixApproach}`;
     assert.match(first.fixApproach, /npm install --save-dev typescript/, `the install is the fix: ${said}`);
     assert.match(said, /then failed with[^\n]*TS2322/, `the lesson links the next error: ${said}`);

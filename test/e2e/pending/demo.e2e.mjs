@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { installWorkspaceDeps } from '../../../scripts/host/lib.mjs';
 import { openContainer, repoRoot, startHost, webviewFrame } from '../lib/host.mjs';
 import {
-  KeyLog, goTo, lessons, openFile, openTerminal, retypeLine, runInTerminal, save, userSettings, waitFor, waitForLog,
+  KeyLog, errorOf, goTo, lessons, openFile, openTerminal, retypeLine, runInTerminal, save, userSettings, waitFor, waitForLog,
 } from '../lib/user.mjs';
 
 const FIXED = 'port: Number(process.env.PORT ?? 8080),';
@@ -39,7 +39,7 @@ export default async function demo() {
     await save(page);
     assert.equal(await runInTerminal(page, 'npm run build', { keys }), 'success', 'the build must pass after the fix');
     const [lesson] = await waitFor('a lesson about TS2322 with the fix', () => {
-      const ls = lessons(storeDir).filter(l => /TS2322/.test(l.errorSignature + l.errorText) && /Number\(process\.env\.PORT \?\? 8080\)/.test(`${l.fixApproach}\n${l.change ?? ''}`));
+      const ls = lessons(storeDir).filter(l => /TS2322/.test(errorOf(l)) && /Number\(process\.env\.PORT \?\? 8080\)/.test(`${l.fixApproach}\n${l.change ?? ''}`));
       return ls.length ? ls : undefined;
     });
     assert.doesNotMatch(JSON.stringify(lesson), /build\/|tsc: not found/, 'no build output or missing-tsc error in the lesson');
@@ -53,7 +53,7 @@ export default async function demo() {
     assert.equal(await runInTerminal(page, 'npm run check', { keys }), 'error', 'check fails without the settings file');
     await runInTerminal(page, `mkdir -p config && echo '{"port": 8080}' > config/settings.json`, { keys });
     assert.equal(await runInTerminal(page, 'npm run check', { keys }), 'success', 'check passes with the settings file');
-    await waitFor('a lesson about the missing settings file', () => lessons(storeDir).find(l => /ENOENT|settings\.json/.test(l.errorText + l.errorSignature)));
+    await waitFor('a lesson about the missing settings file', () => lessons(storeDir).find(l => /ENOENT|settings\.json/.test(errorOf(l))));
 
     // 3. Break the line again: the hover on the error recalls the lesson.
     await openFile(page, 'src/config.ts');

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { BROKEN, CONFIG_LINE, DEMO, FIXED, cleanDemo, expectRun, someSquiggle } from '../lib/scenarios.mjs';
 import { cli, startHost } from '../lib/host.mjs';
 import {
-  KeyLog, goTo, memories, openFile, openTerminal, retypeLine, save, showMemory, userSettings, waitFor, waitForLog,
+  KeyLog, errorOf, goTo, memories, openFile, openTerminal, retypeLine, save, showMemory, userSettings, waitFor, waitForLog,
 } from '../lib/user.mjs';
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
@@ -61,7 +61,7 @@ export default async function feedbackWins() {
     await expectRun(page, 'npm run check', 'error', keys);
     await expectRun(page, `mkdir -p config && echo '{"port": 8080}' > config/settings.json`, 'success', keys);
     await expectRun(page, 'npm run check', 'success', keys);
-    await waitFor('the sentinel lesson', () => memories(storeDir).find(m => m.kind === 'lesson' && /ENOENT|settings\.json/.test(m.errorText)));
+    await waitFor('the sentinel lesson', () => memories(storeDir).find(m => m.kind === 'lesson' && /ENOENT|settings\.json/.test(errorOf(m))));
     const history = showMemory(storeDir, seeded.id).history.filter(h => h.type === 'feedback');
     assert.deepEqual(history.filter(h => h.outcome === 'prevented').map(h => h.detail), [], 'an automatic prevented after the user said it did not help');
     assert.equal(history.filter(h => h.outcome === 'still_failed').length, 1, `one still_failed (the user's): ${history.map(h => h.detail).join(' | ')}`);

@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { DEMO, buildOutputIn, scenarios } from '../lib/scenarios.mjs';
 import { startHost } from '../lib/host.mjs';
-import { KeyLog, memories, userSettings, waitFor } from '../lib/user.mjs';
+import { KeyLog, memories, userSettings, waitFor, errorOf } from '../lib/user.mjs';
 
-const ts2322 = m => m.kind === 'lesson' && /TS2322/.test(m.errorSignature + m.errorText) && !m.unexplained;
+const ts2322 = m => m.kind === 'lesson' && /TS2322/.test(errorOf(m)) && !m.unexplained;
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
 export const timeoutMs = 1_500_000;
