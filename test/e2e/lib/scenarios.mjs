@@ -51,6 +51,30 @@ export async function someSquiggle(page, timeout = 240_000) {
   await waitFor('an error underlined in the editor', () => squiggled(page), { timeout, interval: 1000 });
 }
 
+/**
+ * A session that types a new line after line `after` of `file`, builds (fails), retypes that line to
+ * `fixed` and builds again (passes): the shape of the per-package sessions, one place for its steps.
+ */
+function typedLineBuildFix(file, after, broken, fixed) {
+  return {
+    prepare: ws => cleanDemo(ws),
+    async play({ page }, { keys }) {
+      await openFile(page, file);
+      await goTo(page, after, 1);
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await typeHuman(page, broken, { keys });
+      await save(page);
+      await openTerminal(page);
+      await expectRun(page, 'npm run build', 'error', keys);
+      await openFile(page, file);
+      await retypeLine(page, after + 1, fixed, { keys });
+      await save(page);
+      await expectRun(page, 'npm run build', 'success', keys);
+    },
+  };
+}
+
 export const scenarios = {
   /** The demo README's step 1: build fails with TS2322, the line is retyped and saved, build passes. */
   'demo-ts2322-retype': {
@@ -165,41 +189,11 @@ export const scenarios = {
     },
   },
   /** packages/web: a line typed that gives a string where a boolean is declared; build fails; fixed. */
-  'web-ts2322-boolean': {
-    prepare: ws => cleanDemo(ws),
-    async play({ page }, { keys }) {
-      await openFile(page, 'packages/web/src/app.ts');
-      await goTo(page, 5, 1);
-      await page.keyboard.press('End');
-      await page.keyboard.press('Enter');
-      await typeHuman(page, "export const named: boolean = title('x');", { keys });
-      await save(page);
-      await openTerminal(page);
-      await expectRun(page, 'npm run build', 'error', keys);
-      await openFile(page, 'packages/web/src/app.ts');
-      await retypeLine(page, 6, "export const named: boolean = title('x').length > 0;", { keys });
-      await save(page);
-      await expectRun(page, 'npm run build', 'success', keys);
-    },
-  },
+  'web-ts2322-boolean': typedLineBuildFix('packages/web/src/app.ts', 5,
+    "export const named: boolean = title('x');", "export const named: boolean = title('x').length > 0;"),
   /** packages/api: a typo'd property (TS2339) typed and built; fixed to an index; build passes. */
-  'api-ts2339-typo': {
-    prepare: ws => cleanDemo(ws),
-    async play({ page }, { keys }) {
-      await openFile(page, 'packages/api/src/routes.ts');
-      await goTo(page, 2, 1);
-      await page.keyboard.press('End');
-      await page.keyboard.press('Enter');
-      await typeHuman(page, 'export const home: string = routes.frist;', { keys });
-      await save(page);
-      await openTerminal(page);
-      await expectRun(page, 'npm run build', 'error', keys);
-      await openFile(page, 'packages/api/src/routes.ts');
-      await retypeLine(page, 3, 'export const home: string = routes[0];', { keys });
-      await save(page);
-      await expectRun(page, 'npm run build', 'success', keys);
-    },
-  },
+  'api-ts2339-typo': typedLineBuildFix('packages/api/src/routes.ts', 2,
+    'export const home: string = routes.frist;', 'export const home: string = routes[0];'),
   /** Read-only commands, one failing (`which tsc`: tsc is the project's own, not on PATH), and a build that passes. */
   'read-only-commands': {
     prepare: ws => cleanDemo(ws),
