@@ -4,40 +4,27 @@
 // instead of the team file; a memory forgotten on the server leaves the window; with the server stopped the
 // window says it is offline and recalls from its copy; started again, it catches up; sign out forgets the token.
 import * as assert from 'assert';
-import { execFile, spawn, type ChildProcess } from 'child_process';
+import { execFile, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { EngramTestAccess } from '../../src/vscode/api';
 import { tokenKey } from '../../src/vscode/teamServer';
+import { stopServe, whenListening, type ServeProcess } from '../unit/serveProcess';
 import { engram, seedLesson, token, waitFor, workspaceRoot } from './surfaceHelpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const cli = path.join(repo, 'dist', 'cli.js');
 
-interface Server { child: ChildProcess; url: string }
+type Server = ServeProcess;
 
 function serve(dataDir: string, port: number): Promise<Server> {
   const child = spawn(process.execPath, [cli, 'serve', '--data', dataDir, '--port', String(port), '--rate', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`engram serve did not start: ${err}`)), 150_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1] }); }
-    });
-    child.on('exit', code => { clearTimeout(timer); reject(new Error(`engram serve exited with ${code}: ${err}`)); });
-  });
+  return whenListening(child);
 }
 
-async function stop(s: Server | undefined): Promise<void> {
-  if (!s || s.child.exitCode !== null) return;
-  const done = new Promise(resolve => s.child.once('exit', resolve));
-  s.child.kill('SIGTERM');
-  await done;
-}
+const stop = stopServe;
 
 async function call(url: string, tok: string, method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url + route, {

@@ -3,12 +3,13 @@
 // the other, through LISTEN/NOTIFY), a database outage (503, nothing acknowledged lost), the embedded
 // folder refusing a second process, and the CLI's --server and team push.
 import * as assert from 'assert';
-import { spawn, spawnSync, type ChildProcess } from 'child_process';
+import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { buildCli, repoRoot } from './buildCli';
+import { stopServe, whenListening, type ServeProcess } from './serveProcess';
 import { embeddedBackend, onEachDatabase, type Backend } from './serverDb';
 
 let cli: string;
@@ -33,28 +34,14 @@ function tokenFor(b: Backend, tenant: string, principal: string, role = 'member'
   return token;
 }
 
-interface Proc { child: ChildProcess; url: string; stderr: () => string }
+type Proc = ServeProcess;
 
 function serve(b: Backend | string[], extra: string[] = []): Promise<Proc> {
   const child = spawn(process.execPath, [cli, 'serve', ...(Array.isArray(b) ? b : dbArgs(b)), '--port', '0', '--rate', '0', ...extra], { stdio: ['ignore', 'ignore', 'pipe'], env: ENV });
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`engram serve did not start: ${err}`)), 150_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) { clearTimeout(timer); resolve({ child, url: m[1], stderr: () => err }); }
-    });
-    child.on('exit', code => { clearTimeout(timer); reject(new Error(`engram serve exited with ${code}: ${err}`)); });
-  });
+  return whenListening(child);
 }
 
-async function stop(p: Proc | undefined): Promise<void> {
-  if (!p || p.child.exitCode !== null) return;
-  const done = new Promise(resolve => p.child.once('exit', resolve));
-  p.child.kill('SIGTERM');
-  await done;
-}
+const stop = stopServe;
 
 async function post(url: string, token: string, route: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(url + route, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
