@@ -121,6 +121,15 @@ export function errorOf(m) {
   return m.errorSignature ?? m.errorText ?? '';
 }
 
+/**
+ * Is `m` about an error matching `re`? The error text, and the signature key and tags, which carry the
+ * tool's code: a lesson's error text is the message alone ("Type 'string' is not assignable …"), its
+ * code (TS2322) is in `signatureKey` ("tsc:TS2322:…") and the tags.
+ */
+export function aboutError(m, re) {
+  return re.test([errorOf(m), m.signatureKey ?? '', ...(m.tags ?? [])].join('\n'));
+}
+
 /** Everything a lesson says, for assertions: cause, fix, scope, files, steps. */
 export function lessonText(m) {
   return JSON.stringify(m);
@@ -287,4 +296,9 @@ export async function save(page) {
 /** How many error squiggles the visible editors show. */
 export async function errorSquiggles(page) {
   return page.locator('.monaco-editor .squiggly-error').count();
+}
+
+/** One line per memory (kind, id, error, outcome, maturity), for a failing test's message. */
+export function storeSummary(storeDir) {
+  return memories(storeDir).map(m => `${m.kind} ${m.id}${m.maturity ? ` ${m.maturity}` : ''}${m.outcome ? ` ${m.outcome}` : ''}: ${(errorOf(m) || m.trigger || m.title || '').slice(0, 120)}${m.kind === 'lesson' ? ` | fix: ${(m.fixApproach ?? '').slice(0, 160)}` : ''}`).join('\n');
 }

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { installWorkspaceDeps } from '../../../scripts/host/lib.mjs';
 import { openContainer, repoRoot, startHost, webviewFrame } from '../lib/host.mjs';
 import {
-  KeyLog, errorOf, goTo, lessons, openFile, openTerminal, retypeLine, runInTerminal, save, userSettings, waitFor, waitForLog,
+  KeyLog, errorOf, goTo, lessons, openFile, openTerminal, retypeLine, runInTerminal, save, userSettings, waitFor, waitForLog, storeSummary, aboutError,
 } from '../lib/user.mjs';
 
 const FIXED = 'port: Number(process.env.PORT ?? 8080),';
@@ -39,7 +39,7 @@ export default async function demo() {
     await save(page);
     assert.equal(await runInTerminal(page, 'npm run build', { keys }), 'success', 'the build must pass after the fix');
     const [lesson] = await waitFor('a lesson about TS2322 with the fix', () => {
-      const ls = lessons(storeDir).filter(l => /TS2322/.test(errorOf(l)) && /Number\(process\.env\.PORT \?\? 8080\)/.test(`${l.fixApproach}\n${l.change ?? ''}`));
+      const ls = lessons(storeDir).filter(l => aboutError(l, /TS2322/) && /Number\(process\.env\.PORT \?\? 8080\)/.test(`${l.fixApproach}\n${l.change ?? ''}`));
       return ls.length ? ls : undefined;
     });
     assert.doesNotMatch(JSON.stringify(lesson), /build\/|tsc: not found/, 'no build output or missing-tsc error in the lesson');
@@ -71,6 +71,7 @@ export default async function demo() {
     console.log(`    keys: ${JSON.stringify(keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
   } catch (e) {
     await host.screenshot('demo-failure').catch(() => {});
+    console.log(`    store:\n${storeSummary(host.storeDir).replace(/^/gm, '      ')}`);
     throw e;
   } finally {
     await host.stop();
