@@ -28,9 +28,10 @@ let hostCache;
  * `env` goes to the server (so the extension host sees it); ENGRAM_STORE_DIR=<runDir>/store is set, and
  * the folder exists before the window opens, so a test may seed it first through `seed(lines)` or
  * `node dist/cli.js --store <storeDir> import file.jsonl` (pass `beforeOpen`).
+ * `skipWelcome: false` keeps the welcome flow (`npm start` does: scripts/host/lib.mjs, demoWindow).
  * Does not build: run-e2e.mjs builds once before all files.
  */
-export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures/workspace'), env = {}, settings = {}, beforeOpen, viewport } = {}) {
+export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures/workspace'), env = {}, settings = {}, beforeOpen, viewport, skipWelcome = true } = {}) {
   hostCache ??= ensureHost();
   const host = hostCache;
   const runDir = makeRunDir('engram-e2e-');
@@ -59,7 +60,7 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   statusFiles.set(page, statusFile);
   const consoleLines = [];
   page.on('console', m => consoleLines.push(`[${m.type()}] ${m.text()}`));
-  const url = workbenchUrl(server, { folder: ws, extensionDevelopmentPath: installedVsix ? [] : repoRoot });
+  const url = workbenchUrl(server, { folder: ws, extensionDevelopmentPath: installedVsix ? [] : repoRoot, skipWelcome });
   // Generous timeouts: on a loaded 2-core machine the first workbench load can take a minute.
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 180_000 });
   await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
