@@ -10,6 +10,7 @@
 //
 //   flock /tmp/engram-host.lock node scripts/dev/record-live-traces.mjs [--only a,b] [--list] [--no-build]
 //   node scripts/dev/record-live-traces.mjs --queries     (their recall queries, from real tsc/node runs)
+//   node scripts/dev/record-live-traces.mjs --relabel     (the recorded traces' labels again, from LIVE)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -130,11 +131,11 @@ const LIVE = {
     },
   },
   'pytest-fix-in-other-folder': {
-    commands: 3, outputs: /(^|\/)(__pycache__|\.pytest_cache)\//,
+    commands: 3, outputs: /(^|\/)(__pycache__|\.pytest_cache)\/|^pytest-cache-files-/,
     label: {
       description: '`python3 -m pytest -q tests` fails test_with_tax (assert 10.2 == 12): the test is in tests/, the bug in shop/price.py (amount + 0.2 for 20% VAT). `cat shop/price.py` looks at it (read-only); the line is retyped as amount * 1.2 and saved; pytest passes.',
-      family: 'pytest', mustContain: ['return amount * 1.2', 'shop/price.py'], mustNotClaim: ['tests/test_price.py', 'cat shop/price.py'], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['read-only', 'typing'],
+      family: 'pytest', mustContain: ['return amount * 1.2', 'shop/price.py', 'test_with_tax'], mustNotClaim: ['tests/test_price.py', 'cat shop/price.py'], expectLesson: true, unexplained: false,
+      lessons: 1, errors: ['FAILED tests/test_price.py::test_with_tax - assert 10.2 == 12'], mustNotSay: ['did not fix', '1 failed'], resolved: 'fixed', story: 'mixed', live: true, classes: ['read-only', 'typing'],
     },
   },
   'make-gcc-undeclared': {
@@ -142,7 +143,7 @@ const LIVE = {
     label: {
       description: "`make` fails: gcc reports 'totl' undeclared (did you mean 'total') in count.c's printf line; the line is retyped with total and saved; `make && ./count` builds and prints 6. The count binary the passing build writes is not a fix, nor is the Makefile.",
       family: 'gcc', mustContain: ['printf("%d\\n", total);'], mustNotClaim: ['Makefile'], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
+      lessons: 1, errors: ['error: ‘totl’ undeclared (first use in this function)'], mustNotSay: ['did not fix', 'each undeclared identifier is reported only once'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing', 'note-line'],
     },
   },
   'cargo-e0308-mismatch': {
@@ -158,7 +159,7 @@ const LIVE = {
     label: {
       description: '`javac Greeter.java` fails with cannot find symbol (variable greting) on the println line; the line is retyped as System.out.println(greeting); and saved; `javac Greeter.java && java Greeter` compiles and prints hello. Greeter.class is compiler output, not a fix.',
       family: 'javac', mustContain: ['System.out.println(greeting);'], mustNotClaim: [], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
+      lessons: 1, errors: ['Greeter.java:4: error: cannot find symbol'], mustNotSay: ['did not fix', '1 error'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
     },
   },
   'py-missing-file-then-valueerror': {
@@ -225,7 +226,14 @@ for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--only') only = new Set(argv[++i].split(','));
   else if (argv[i] === '--no-build') doBuild = false;
   else if (argv[i] === '--queries') { console.log(`${makeLiveQueries()} live queries written`); process.exit(0); }
-  else if (argv[i] === '--list') { console.log(Object.keys(LIVE).map(n => `live-${n}`).join('\n')); process.exit(0); }
+  else if (argv[i] === '--relabel') {
+    // The labels again from the sessions' labels here, for the traces already recorded (no host needed).
+    const done = Object.keys(LIVE).filter(n => fs.existsSync(path.join(OUT, `live-${n}.jsonl`)));
+    for (const n of done) writeLabel(n, fs.readFileSync(path.join(OUT, `live-${n}.jsonl`), 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l)));
+    fs.writeFileSync(path.join(OUT, 'heldout.json'), JSON.stringify(heldOutFile(readLabels(OUT)), null, 2) + '\n');
+    console.log(`${done.length} live label(s) written`);
+    process.exit(0);
+  } else if (argv[i] === '--list') { console.log(Object.keys(LIVE).map(n => `live-${n}`).join('\n')); process.exit(0); }
   else { console.error(`unknown argument: ${argv[i]}\nusage: node scripts/dev/record-live-traces.mjs [--only a,b] [--list] [--no-build] | --queries`); process.exit(2); }
 }
 for (const n of only ?? []) if (!LIVE[n]) { console.error(`no live session named ${n} (see --list)`); process.exit(2); }
@@ -273,6 +281,21 @@ function traceRunner(file) {
     if (ended.command.trim() !== command) throw new Error(`the trace recorded \`${ended.command}\`, not \`${command}\``);
     return ended.exitCode === 0 ? 'success' : 'error';
   };
+}
+
+/**
+ * Writes the label of live-NAME: the session's label, with decoys from what happened (files the trace
+ * shows changing that the tools wrote: build output, caches, binaries; they are never the fix).
+ */
+function writeLabel(name, events) {
+  const spec = LIVE[name];
+  const changed = new Set(events.flatMap(e => (e.type === 'change' || e.type === 'disk' ? [e.file] : [])));
+  const build = [...changed].filter(f => (spec.outputs ?? /^build\//).test(f)).sort();
+  const label = { ...spec.label, placeholders: PLACEHOLDERS };
+  label.mustNotClaim = [...new Set([...label.mustNotClaim, ...build])];
+  label.decoys = [...new Set([...(label.decoys ?? []).filter(d => changed.has(d)), ...build])];
+  if (!label.decoys.length) delete label.decoys;
+  fs.writeFileSync(path.join(OUT, `live-${name}.label.json`), JSON.stringify(label, null, 2) + '\n');
 }
 
 async function record(name) {
@@ -326,15 +349,8 @@ async function record(name) {
     await waitFor('the recording to stop', () => engramLog(host.runDir).includes('trace recording stopped'), { timeout: 60_000 });
     const text = normalise(fs.readFileSync(file, 'utf8'), { workspace: host.workspace, runDir: host.runDir });
     const events = text.split('\n').filter(Boolean).map(l => JSON.parse(l));
-    // Decoys from what happened: files the trace shows changing that the story's label names as not the fix.
-    const changed = new Set(events.flatMap(e => (e.type === 'change' || e.type === 'disk' ? [e.file] : [])));
-    const build = [...changed].filter(f => (spec.outputs ?? /^build\//).test(f)).sort();
-    const label = { ...spec.label, placeholders: PLACEHOLDERS };
-    label.mustNotClaim = [...new Set([...label.mustNotClaim, ...build])];
-    label.decoys = [...new Set([...(label.decoys ?? []).filter(d => changed.has(d)), ...build])];
-    if (!label.decoys.length) delete label.decoys;
     fs.writeFileSync(path.join(OUT, `live-${name}.jsonl`), text.endsWith('\n') ? text : text + '\n');
-    fs.writeFileSync(path.join(OUT, `live-${name}.label.json`), JSON.stringify(label, null, 2) + '\n');
+    writeLabel(name, events);
     const k = ctx.keys.summary();
     log(`live-${name}: ${events.length} events in ${((Date.now() - started) / 1000).toFixed(0)} s; keys ${k.actual.n} (actual ms p50 ${k.actual.p50}, min ${k.actual.min}, max ${k.actual.max}; ${k.pauses} pauses); load ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
     return { name, events: events.length, keys: k };
