@@ -134,7 +134,7 @@ const LIVE = {
     commands: 3, outputs: /(^|\/)(__pycache__|\.pytest_cache)\/|^pytest-cache-files-/,
     label: {
       description: '`python3 -m pytest -q tests` fails test_with_tax (assert 10.2 == 12): the test is in tests/, the bug in shop/price.py (amount + 0.2 for 20% VAT). `cat shop/price.py` looks at it (read-only); the line is retyped as amount * 1.2 and saved; pytest passes.',
-      family: 'pytest', mustContain: ['return amount * 1.2', 'shop/price.py', 'test_with_tax'], mustNotClaim: ['tests/test_price.py', 'cat shop/price.py'], expectLesson: true, unexplained: false,
+      family: 'pytest', mustContain: ['return amount * 1.2', 'shop/price.py', 'test_with_tax'], mustNotClaim: ['tests/test_price.py'], decoys: ['cat shop/price.py'], expectLesson: true, unexplained: false,
       lessons: 1, errors: ['FAILED tests/test_price.py::test_with_tax - assert 10.2 == 12'], mustNotSay: ['did not fix', '1 failed'], resolved: 'fixed', story: 'mixed', live: true, classes: ['read-only', 'typing'],
     },
   },
@@ -290,10 +290,11 @@ function traceRunner(file) {
 function writeLabel(name, events) {
   const spec = LIVE[name];
   const changed = new Set(events.flatMap(e => (e.type === 'change' || e.type === 'disk' ? [e.file] : [])));
+  const ran = new Set(events.flatMap(e => (e.type === 'command' ? [e.command] : [])));
   const build = [...changed].filter(f => (spec.outputs ?? /^build\//).test(f)).sort();
   const label = { ...spec.label, placeholders: PLACEHOLDERS };
   label.mustNotClaim = [...new Set([...label.mustNotClaim, ...build])];
-  label.decoys = [...new Set([...(label.decoys ?? []).filter(d => changed.has(d)), ...build])];
+  label.decoys = [...new Set([...(label.decoys ?? []).filter(d => changed.has(d) || ran.has(d)), ...build])];
   if (!label.decoys.length) delete label.decoys;
   fs.writeFileSync(path.join(OUT, `live-${name}.label.json`), JSON.stringify(label, null, 2) + '\n');
 }
