@@ -199,6 +199,24 @@ const QUERIES = {
     { kind: 'related', file: 'packages/api/src/paths.ts', files: tsq({ 'packages/api/src/paths.ts': "const paths = ['/a', '/b'] as const;\nexport const start: string = paths.frist;\n" }), how: 'tsc' },
     { kind: 'near-miss', file: 'packages/api/src/size.ts', files: tsq({ 'packages/api/src/size.ts': "export const size = (s: string): number => s.lenght;\n" }), how: 'tsc' },
   ],
+  // The other tools' sessions: the same error in another file (related), and one of its shape about
+  // another name or function (near-miss).
+  'py-nameerror-typo': [
+    { kind: 'related', file: 'invoice.py', files: { 'invoice.py': 'def total(amounts):\n    return sum(amounts)\n\n\nprint(totl([5, 7]))\n' }, how: 'python3 invoice.py' },
+    { kind: 'near-miss', file: 'stats.py', files: { 'stats.py': 'def mean(xs):\n    return sum(xs) / len(xs)\n\n\nprint(median([1, 2, 3]))\n' }, how: 'python3 stats.py' },
+  ],
+  'pytest-fix-in-other-folder': [
+    { kind: 'related', file: 'tests/test_cart.py', files: { 'shop/__init__.py': '', 'shop/price.py': 'def with_tax(amount):\n    return amount + 0.2\n', 'tests/test_cart.py': 'from shop.price import with_tax\n\n\ndef test_cart_with_tax():\n    assert with_tax(5) == 6\n' }, how: 'python3 -m pytest -q tests' },
+    { kind: 'near-miss', file: 'tests/test_discount.py', files: { 'shop/__init__.py': '', 'shop/discount.py': 'def discounted(amount):\n    return amount - 0.1\n', 'tests/test_discount.py': 'from shop.discount import discounted\n\n\ndef test_discounted():\n    assert discounted(10) == 9\n' }, how: 'python3 -m pytest -q tests' },
+  ],
+  'make-gcc-undeclared': [
+    { kind: 'related', file: 'sum.c', files: { 'Makefile': 'sum: sum.c\n\tgcc -Wall -o sum sum.c\n', 'sum.c': '#include <stdio.h>\n\nint main(void) {\n  int total = 4 + 5;\n  printf("%d\\n", totl);\n  return 0;\n}\n' }, how: 'make' },
+    { kind: 'near-miss', file: 'avg.c', files: { 'Makefile': 'avg: avg.c\n\tgcc -Wall -o avg avg.c\n', 'avg.c': '#include <stdio.h>\n\nint main(void) {\n  int sum = 9;\n  printf("%d\\n", sum / count);\n  return 0;\n}\n' }, how: 'make' },
+  ],
+  'javac-symbol-typo': [
+    { kind: 'related', file: 'Welcome.java', files: { 'Welcome.java': 'public class Welcome {\n  public static void main(String[] args) {\n    String greeting = "welcome";\n    System.out.println(greting.toUpperCase());\n  }\n}\n' }, how: 'javac Welcome.java' },
+    { kind: 'near-miss', file: 'Counter.java', files: { 'Counter.java': 'public class Counter {\n  public static void main(String[] args) {\n    int count = 3;\n    System.out.println(cont + 1);\n  }\n}\n' }, how: 'javac Counter.java' },
+  ],
 };
 
 /** Writes the live traces' queries into queries.jsonl (replacing earlier live ones; others untouched). */
