@@ -244,7 +244,7 @@ export const PERSONAL_DETECTORS: Detector[] = [
   { kind: 'email', personal: true, hint: /[[({<](?:at|AT)[\])}>]| AT /, re: OBFUSCATED_EMAIL, accept: v => /(?:dot|DOT|\.)[\s\])}>]*[A-Za-z]{2,24}$/.test(v) && /dot|DOT|\./.test(v.replace(/^[\w.+-]+/, '')) },
   // Any country's number written internationally: +49 30 1234567, +81 90-1234-5678, 0044 20 7946 0958,
   // +8210…; the calling code and the national number's length must fit (CALLING_CODES).
-  { kind: 'phone', personal: true, hint: /(?:\+|\b00)[1-9]/, re: /(?<![\w+.\/-])(?:\+|00)[1-9](?:\d|[ \t.-](?=[\d(])|\(\d{1,5}\)[ \t.-]?){5,24}(?<=\d)(?![\w+]|[.-]\d)/g, accept: internationalPhone },
+  { kind: 'phone', personal: true, hint: /(?:\+|\b00)[1-9]/, re: /(?<![\w+./-])(?:\+|00)[1-9](?:\d|[ \t.-](?=[\d(])|\(\d{1,5}\)[ \t.-]?){5,24}(?<=\d)(?![\w+]|[.-]\d)/g, accept: internationalPhone },
   // National identity numbers, named or by a shape that carries a check: US SSN, Brazil's CPF, China's
   // 身份证, India's Aadhaar, Spain's DNI/NIE, Japan's My Number, Italy's codice fiscale, the UK's NINO.
   { kind: 'national-id', personal: true, hint: /ssn|social security|sozialversicherung/i, re: /(?:\bSSN|social security(?: number| no\.?)?)\b[^\n\d]{0,20}?(?<![\w-])(\d{3}-\d{2}-\d{4}|\d{9})(?![\w-])/gi, group: 1, accept: v => ssnValid(v.length === 9 ? `${v.slice(0, 3)}-${v.slice(3, 5)}-${v.slice(5)}` : v) },
