@@ -9,7 +9,7 @@
 import type { EpisodeStep, Outcome } from './types';
 import type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, TrackerEffect, TrackerOptions } from './trackedEpisode';
 import { commandConcerns, normaliseCommand } from './capture/commandLines';
-import { isReadOnlyCommand, relatedToAttempt, testRun, testsCover } from './capture/commandKinds';
+import { concludesStopped, isReadOnlyCommand, relatedToAttempt, testRun, testsCover } from './capture/commandKinds';
 import { fixedPart, stillFailing } from './capture/sameProblem';
 
 // Both live in leaf modules so that fixEvidence and types.ts need not import the tracker; its callers
@@ -186,6 +186,20 @@ export class EpisodeTracker {
     return effects;
   }
 
+  /**
+   * A command wrote `file` itself (git stash put back its last commit's text) at or after `since`: that write
+   * was no edit. Its steps go, and the file is no longer the episode's unless an earlier step touched it.
+   */
+  writtenByCommand(file: string, since: number): void {
+    for (const ep of this.episodes.values()) {
+      const action = `edit ${file}`;
+      const kept = ep.steps.filter(s => !(s.action === action && (s.at ?? 0) >= since));
+      if (kept.length === ep.steps.length) continue;
+      ep.steps = kept;
+      if (!kept.some(s => s.action === action || s.action === `delete ${file}`)) ep.files = ep.files.filter(f => f !== file);
+    }
+  }
+
   /** The file was closed: its open episodes end (abandoned unless the fix was already seen). */
   closed(file: string, now: number): TrackerEffect[] {
     return this.dropFile(file, now, false);
@@ -213,7 +227,7 @@ export class EpisodeTracker {
     if (!normalised) return effects;
     const key = termKey(normalised);
     const failed = cmd.exitCode !== undefined && cmd.exitCode !== 0 && !INTERRUPTED.has(cmd.exitCode);
-    const own = this.episodeFor(key) ?? this.sameTests(cmd, failed);
+    const own = this.episodeFor(key) ?? this.sameTests(cmd, failed) ?? (cmd.exitCode === 0 ? this.stoppedConcludedBy(cmd.line) : undefined);
     const firstLine = cmd.error?.message.split('\n')[0];
     this.recentCommands.push({ line: cmd.line, result: exitText(cmd.exitCode, firstLine), at: now });
     if (this.recentCommands.length > RECENT_COMMANDS) this.recentCommands.shift();
@@ -292,6 +306,21 @@ export class EpisodeTracker {
         ? !!cmd.error && !!ep.error && cmd.error.family === ep.error.family
         : testsCover(run, `${ep.error?.message ?? ''}\n${ep.command.output ?? ''}`);
       if (same && (!best || ep.lastActivity > best.lastActivity)) best = ep;
+    }
+    return best;
+  }
+
+  /**
+   * The open episode of a git operation that stopped on a conflict (`git merge feature`) which this passing
+   * command finishes (`git commit`, `git rebase --continue`): a stopped merge is never run again, so its
+   * conclusion is its success. Only a stop on a conflict: a refusal (unstaged changes) is retried instead.
+   */
+  private stoppedConcludedBy(line: string): TrackedEpisode | undefined {
+    let best: TrackedEpisode | undefined;
+    for (const ep of this.episodes.values()) {
+      if (ep.source !== 'terminal' || !ep.command || !ep.error) continue;
+      const conflict = ep.error.code === 'CONFLICT' || /conflict/i.test(`${ep.error.family} ${ep.error.message}`);
+      if (conflict && concludesStopped(ep.command.line, line) && (!best || ep.lastActivity > best.lastActivity)) best = ep;
     }
     return best;
   }

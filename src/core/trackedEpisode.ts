@@ -14,6 +14,8 @@ export interface ErrorInfo {
   tool: string;
   /** 0-based line of the error in its file, when known. */
   line?: number;
+  /** The file a terminal error names (workspace-relative, under the command's folder), when it names one. */
+  file?: string;
 }
 
 export interface CommandInfo {

@@ -203,3 +203,25 @@ describe('extract: the error under a runner, a logger or a stage summary (real r
     assert.strictEqual(e.message, 'error Command "build" not found.');
   });
 });
+
+describe('extract: a lint named only in the notes below its error (real run)', () => {
+  it('cargo clippy -- -D warnings: each error keeps the lint its notes name, for the lesson, not for the signature', () => {
+    const r = runFixture('clippy-len-zero');
+    const found = extractErrors(r.text, { command: r.command }).filter(x => !x.wrapper);
+    assert.deepStrictEqual(found.map(x => [x.message, x.rule, x.code]), [
+      ['unused variable: `unused`', 'unused_variables', undefined],
+      ['length comparison to zero', 'clippy::len_zero', undefined],
+    ]);
+    const e = fromRun('clippy-len-zero');
+    assert.strictEqual(e.code, 'unused_variables', 'the lesson says which lint');
+    // The line a user pastes ("error: unused variable: `unused`") carries no lint: the same signature.
+    assert.strictEqual(e.key, errorFromOutput('error: unused variable: `unused`\n --> src/main.rs:2:9\n', 1, r.command)!.key);
+  });
+
+  it("a terminal error's file is given under the command's folder, never outside it", () => {
+    const e = errorFromOutput('src/quota.c:2:10: error: ‘LIMIT’ undeclared (first use in this function)\n', 2, 'make', '/workspace')!;
+    assert.strictEqual(e.file, 'src/quota.c');
+    assert.strictEqual(errorFromOutput('/workspace/src/A.java:3: error: x\n', 1, 'javac src/A.java', '/workspace')!.file, 'src/A.java');
+    assert.strictEqual(errorFromOutput('/usr/include/stdio.h:3:1: error: x\n', 1, 'gcc a.c', '/workspace')!.file, undefined);
+  });
+});
