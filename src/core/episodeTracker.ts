@@ -362,8 +362,19 @@ export class EpisodeTracker {
         }
       }
     }
+    const cleared = new Map<string, TrackedEpisode>();
     for (const ep of [...this.episodes.values()]) {
       if (ep.resolvingSince !== undefined && now >= this.resolveDeadline(ep)) {
+        // Errors of one file that vanished in the same update went with one fix (SC1020 and the parse
+        // errors that follow it): one lesson, the first error's, found by all of them.
+        const together = ep.source === 'diagnostics' && ep.file && ep.error ? `${ep.file}\u0000${ep.resolvingSince}` : undefined;
+        const first = together ? cleared.get(together) : undefined;
+        if (first && ep.error) {
+          (first.alsoCleared ??= []).push(ep.error);
+          ep.foldedInto = first.id;
+        } else if (together) {
+          cleared.set(together, ep);
+        }
         effects.push(this.finish(ep, 'success', now, 'the error is gone'));
       } else if (ep.source === 'terminal' && now >= this.idleDeadline(ep)) {
         // A diagnostics episode waits for the next event (splitIdle): its error may still be there, and a

@@ -214,3 +214,42 @@ describe('capture session: git rewrites files, and some git operations end by an
     assert.deepStrictEqual(p.ended[0].tracked.files, ['src/config.ts']);
   });
 });
+
+describe('capture session: one edit clears several errors of a file', () => {
+  // The ShellCheck extension's diagnostics for `if [ "$1" = "--fast"]; then` (shellcheck 0.9), as the train
+  // trace shellcheck-sc1020-editor recorded them: SC1020 and the parse errors it sets off.
+  const diags = [
+    { severity: 'information' as const, source: 'shellcheck', code: 'SC1009', message: 'The mentioned syntax error was in this if expression.', line: 1 },
+    { severity: 'error' as const, source: 'shellcheck', code: 'SC1073', message: "Couldn't parse this test expression. Fix to allow more checks.", line: 1 },
+    { severity: 'error' as const, source: 'shellcheck', code: 'SC1020', message: 'You need a space before the ].', line: 1 },
+  ];
+  it('one lesson, found by every error the edit cleared; an error that vanished later is its own', () => {
+    const before = '#!/bin/sh\nif [ "$1" = "--fast"]; then\n  echo fast\nfi\n';
+    const p = run([
+      { t: 0, type: 'open', file: 'check.sh', text: before },
+      { t: 500, type: 'diagnostics', file: 'check.sh', items: diags },
+      { t: 6000, type: 'change', file: 'check.sh', text: before.replace('"--fast"]', '"--fast" ]') },
+      { t: 6500, type: 'diagnostics', file: 'check.sh', items: [] },
+      { t: 7000, type: 'save', file: 'check.sh' },
+      { t: 9000, type: 'end' },
+    ]);
+    assert.strictEqual(p.ended.length, 2);
+    const lessons = p.ended.map(ep => episodeMemories(episodeMaterial(ep, OWNER, 9000), { episode: 'e', lesson: 'l' }).lesson).filter(l => l);
+    assert.strictEqual(lessons.length, 1);
+    assert.deepStrictEqual(lessons[0]!.errorText.split('\n'), ["Couldn't parse this test expression. Fix to allow more checks.", 'also: You need a space before the ].']);
+    assert.strictEqual(lessons[0]!.variantSignatures?.length, 1);
+    assert.ok(lessons[0]!.variantSignatures![0].includes('SC1020'));
+
+    // The two errors going in two updates (two edits): two lessons.
+    const q = run([
+      { t: 0, type: 'open', file: 'check.sh', text: before },
+      { t: 500, type: 'diagnostics', file: 'check.sh', items: diags },
+      { t: 6000, type: 'change', file: 'check.sh', text: before + '#\n' },
+      { t: 6500, type: 'diagnostics', file: 'check.sh', items: [diags[2]] },
+      { t: 12000, type: 'change', file: 'check.sh', text: before.replace('"--fast"]', '"--fast" ]') },
+      { t: 12500, type: 'diagnostics', file: 'check.sh', items: [] },
+      { t: 15000, type: 'end' },
+    ]);
+    assert.strictEqual(q.ended.map(ep => episodeMemories(episodeMaterial(ep, OWNER, 9000), { episode: 'e', lesson: 'l' }).lesson).filter(l => l).length, 2);
+  });
+});

@@ -9,6 +9,7 @@ import * as assert from 'assert';
 import { errorFromOutput } from '../../../src/core/capture/commandErrors';
 import { extractErrors, primaryError } from '../../../src/core/extract';
 import { invocation, programTool } from '../../../src/core/extract/program';
+import { failingTests } from '../../../src/core/extract/testRunner';
 import { runFixture } from '../../fixtures/tool-output';
 
 function fromRun(name: string) {
@@ -223,5 +224,17 @@ describe('extract: a lint named only in the notes below its error (real run)', (
     assert.strictEqual(e.file, 'src/quota.c');
     assert.strictEqual(errorFromOutput('/workspace/src/A.java:3: error: x\n', 1, 'javac src/A.java', '/workspace')!.file, 'src/A.java');
     assert.strictEqual(errorFromOutput('/usr/include/stdio.h:3:1: error: x\n', 1, 'gcc a.c', '/workspace')!.file, undefined);
+  });
+});
+
+describe('extract: unittest (real run)', () => {
+  it('names its failing tests as Class.method; "FAILED (failures=1, errors=1)" is a tally, never an error', () => {
+    const r = runFixture('unittest-fail-error');
+    const e = fromRun('unittest-fail-error');
+    assert.deepStrictEqual(e.message.split('\n'), ["AttributeError: 'NoneType' object has no attribute 'replace'", 'test: SlugTest.test_raises', 'test: SlugTest.test_dashes']);
+    const tally = extractErrors(r.text, { command: r.command }).find(x => /^FAILED \(/.test(x.message));
+    assert.ok(tally?.wrapper, 'the tally is a summary');
+    // Before Python 3.11 the parenthesis ends with the class: the same name.
+    assert.deepStrictEqual(failingTests(['FAIL: test_dashes (test_text.SlugTest)']), ['SlugTest.test_dashes']);
   });
 });
