@@ -160,6 +160,7 @@ const MAX_OTHER_SIGNATURES = 8;
  * run still printed is not known here, so nothing is claimed for it.
  */
 export function clearedWith(t: TrackedEpisode): { key: string; message: string }[] {
+  if (t.alsoCleared?.length) return t.alsoCleared.slice(0, MAX_OTHER_SIGNATURES).map(e => ({ key: e.key, message: e.message }));
   if (t.source !== 'terminal' || t.outcome !== 'success' || t.changedTo || !t.command?.output || !t.error) return [];
   const out: { key: string; message: string }[] = [];
   const seen = new Set([t.error.key]);
@@ -225,7 +226,8 @@ export function buildEpisode(m: EpisodeMaterial, id: string, summary?: string, l
 /** A lesson for success/failure/partial episodes with a signature; abandoned episodes teach nothing. */
 export function buildLesson(m: EpisodeMaterial, episode: Episode, id: string, lesson?: LessonText): Lesson | undefined {
   const t = m.tracked;
-  if (!t.error || !t.outcome || t.outcome === 'abandoned') return undefined;
+  // An error that vanished with another one is in that one's lesson (clearedWith), not a lesson of its own.
+  if (!t.error || !t.outcome || t.outcome === 'abandoned' || t.foldedInto) return undefined;
   const { rootCause, fixApproach, evidence: ev } = lesson ?? lessonTemplate(m);
   const unexplained = t.outcome === 'success' && !ev.explained;
   const cleared = clearedWith(t);

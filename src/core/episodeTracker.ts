@@ -9,7 +9,7 @@
 import type { EpisodeStep, Outcome } from './types';
 import type { CommandInfo, DiagnosticsContext, ErrorInfo, TrackedEpisode, TrackerEffect, TrackerOptions } from './trackedEpisode';
 import { commandConcerns, normaliseCommand } from './capture/commandLines';
-import { isReadOnlyCommand, relatedToAttempt, testRun, testsCover } from './capture/commandKinds';
+import { concludesStopped, isReadOnlyCommand, relatedToAttempt, testRun, testsCover } from './capture/commandKinds';
 import { fixedPart, stillFailing } from './capture/sameProblem';
 
 // Both live in leaf modules so that fixEvidence and types.ts need not import the tracker; its callers
@@ -186,6 +186,20 @@ export class EpisodeTracker {
     return effects;
   }
 
+  /**
+   * A command wrote `file` itself (git stash put back its last commit's text) at or after `since`: that write
+   * was no edit. Its steps go, and the file is no longer the episode's unless an earlier step touched it.
+   */
+  writtenByCommand(file: string, since: number): void {
+    for (const ep of this.episodes.values()) {
+      const action = `edit ${file}`;
+      const kept = ep.steps.filter(s => !(s.action === action && (s.at ?? 0) >= since));
+      if (kept.length === ep.steps.length) continue;
+      ep.steps = kept;
+      if (!kept.some(s => s.action === action || s.action === `delete ${file}`)) ep.files = ep.files.filter(f => f !== file);
+    }
+  }
+
   /** The file was closed: its open episodes end (abandoned unless the fix was already seen). */
   closed(file: string, now: number): TrackerEffect[] {
     return this.dropFile(file, now, false);
@@ -213,7 +227,7 @@ export class EpisodeTracker {
     if (!normalised) return effects;
     const key = termKey(normalised);
     const failed = cmd.exitCode !== undefined && cmd.exitCode !== 0 && !INTERRUPTED.has(cmd.exitCode);
-    const own = this.episodeFor(key) ?? this.sameTests(cmd, failed);
+    const own = this.episodeFor(key) ?? this.sameTests(cmd, failed) ?? (cmd.exitCode === 0 ? this.stoppedConcludedBy(cmd.line) : undefined);
     const firstLine = cmd.error?.message.split('\n')[0];
     this.recentCommands.push({ line: cmd.line, result: exitText(cmd.exitCode, firstLine), at: now });
     if (this.recentCommands.length > RECENT_COMMANDS) this.recentCommands.shift();
@@ -296,6 +310,21 @@ export class EpisodeTracker {
     return best;
   }
 
+  /**
+   * The open episode of a git operation that stopped on a conflict (`git merge feature`) which this passing
+   * command finishes (`git commit`, `git rebase --continue`): a stopped merge is never run again, so its
+   * conclusion is its success. Only a stop on a conflict: a refusal (unstaged changes) is retried instead.
+   */
+  private stoppedConcludedBy(line: string): TrackedEpisode | undefined {
+    let best: TrackedEpisode | undefined;
+    for (const ep of this.episodes.values()) {
+      if (ep.source !== 'terminal' || !ep.command || !ep.error) continue;
+      const conflict = ep.error.code === 'CONFLICT' || /conflict/i.test(`${ep.error.family} ${ep.error.message}`);
+      if (conflict && concludesStopped(ep.command.line, line) && (!best || ep.lastActivity > best.lastActivity)) best = ep;
+    }
+    return best;
+  }
+
   /** The user ends an episode (engram.endEpisode). */
   end(id: string, outcome: Outcome, now: number, note?: string): TrackerEffect[] {
     const ep = this.episodes.get(id);
@@ -333,8 +362,19 @@ export class EpisodeTracker {
         }
       }
     }
+    const cleared = new Map<string, TrackedEpisode>();
     for (const ep of [...this.episodes.values()]) {
       if (ep.resolvingSince !== undefined && now >= this.resolveDeadline(ep)) {
+        // Errors of one file that vanished in the same update went with one fix (SC1020 and the parse
+        // errors that follow it): one lesson, the first error's, found by all of them.
+        const together = ep.source === 'diagnostics' && ep.file && ep.error ? `${ep.file}\u0000${ep.resolvingSince}` : undefined;
+        const first = together ? cleared.get(together) : undefined;
+        if (first && ep.error) {
+          (first.alsoCleared ??= []).push(ep.error);
+          ep.foldedInto = first.id;
+        } else if (together) {
+          cleared.set(together, ep);
+        }
         effects.push(this.finish(ep, 'success', now, 'the error is gone'));
       } else if (ep.source === 'terminal' && now >= this.idleDeadline(ep)) {
         // A diagnostics episode waits for the next event (splitIdle): its error may still be there, and a

@@ -14,6 +14,8 @@ export interface ErrorInfo {
   tool: string;
   /** 0-based line of the error in its file, when known. */
   line?: number;
+  /** The file a terminal error names (workspace-relative, under the command's folder), when it names one. */
+  file?: string;
 }
 
 export interface CommandInfo {
@@ -59,6 +61,10 @@ export interface TrackedEpisode {
   changedTo?: ErrorInfo;
   /** The episode that new error opened. */
   nextEpisodeId?: string;
+  /** Errors of the same file that vanished in the same update as this one: one fix cleared them all. */
+  alsoCleared?: ErrorInfo[];
+  /** This error vanished with another episode's, which carries the lesson for both (its alsoCleared). */
+  foldedInto?: string;
 }
 
 export type TrackerEffect =

@@ -96,7 +96,9 @@ export const episodes = [
       lessons: 1, resolved: 'fixed', story: 'editor',
     },
     queries: [
-      { kind: 'related', file: 'cli/run.go', files: goProject({ 'cli/run.go': 'package main\n\nimport (\n\t"fmt"\n\t"strings"\n)\n\nfunc main() {\n\tfmt.Println("run")\n}\n' }, 'example.com/tool'), how: 'go build ./...' },
+      // `go vet`, not `go build ./...`: with cli/ the only package, go build writes its binary as ./cli, which is
+      // that folder, and fails with "build output "cli" already exists and is a directory" before compiling.
+      { kind: 'related', file: 'cli/run.go', files: goProject({ 'cli/run.go': 'package main\n\nimport (\n\t"fmt"\n\t"strings"\n)\n\nfunc main() {\n\tfmt.Println("run")\n}\n' }, 'example.com/tool'), how: 'go vet ./...' },
       { kind: 'near', file: 'main.go', files: goProject({ 'main.go': 'package main\n\nimport "fmt"\n\nfunc main() {\n\tos := 1\n\tfmt.Println("ready")\n}\n' }, 'example.com/tool'), how: 'go build ./...' },
     ],
   }),

@@ -16,6 +16,7 @@ import { excerptAround } from './diff';
 import type { EndedEpisode } from './episodeMemories';
 import { languageOf } from './episodeMemories';
 import { isGenerated } from './fixEvidence';
+import { rewritesWorktree } from './commandKinds';
 import type { TraceDiagnostic, TraceEvent } from './trace';
 
 const SEVERITY: Record<TraceDiagnostic['severity'], number> = { error: 0, warning: 1, information: 2, hint: 3 };
@@ -56,6 +57,12 @@ export class CapturePipeline {
   private readonly open = new Set<string>();
   private readonly contexts = new Map<string, EpisodeContext>();
   private active: string | undefined;
+  /** Files written outside the editor since the last command ended, and when: a git command's own writes. */
+  private diskSince: { file: string; at: number }[] = [];
+  /** Editor edits since the last command ended: a file the user edited meanwhile keeps its steps. */
+  private editorEdits: { file: string; at: number }[] = [];
+  /** When a command last ended: the writes after it were made while the next one ran, or by an agent. */
+  private lastCommandAt = -Infinity;
   /** The trace clock (replay): never goes back. */
   private now = 0;
   /** Episodes that ended while a trace was handled (replay); live capture takes the effects instead. */
@@ -124,6 +131,7 @@ export class CapturePipeline {
     this.active = file;
     // Build output and lockfiles change because a command ran; they are never steps or touched files.
     if (isGenerated(file)) return this.tick(now);
+    if (this.editorEdits.length < 200) this.editorEdits.push({ file, at: now });
     return this.apply(this.tracker.edited(file, now, changes));
   }
 
@@ -148,6 +156,7 @@ export class CapturePipeline {
     this.baselines.note(file);
     this.baselines.set(file, text);
     if (isGenerated(file)) return this.tick(now);
+    if (text !== null && this.diskSince.length < 200) this.diskSince.push({ file, at: now });
     return this.apply(text === null ? this.tracker.deleted(file, now) : this.tracker.edited(file, now, 1));
   }
 
@@ -165,6 +174,15 @@ export class CapturePipeline {
 
   /** A shell-integrated command that ended. */
   command(run: CommandRun, now: number): SessionEffect[] {
+    // What the watcher saw written while a command that rewrites the working tree ran (`git stash`
+    // reverting a file) is that command's doing, not an edit: it never becomes a step or the fix.
+    if (rewritesWorktree(run.command)) {
+      const edited = new Set(this.editorEdits.filter(e => e.at > this.lastCommandAt).map(e => e.file));
+      for (const w of this.diskSince) if (!edited.has(w.file)) this.tracker.writtenByCommand(w.file, w.at);
+    }
+    this.diskSince = [];
+    this.editorEdits = [];
+    this.lastCommandAt = now;
     const output = commandOutput(run.output ?? '');
     const error = this.commandErrors.fromOutput(output, run.exitCode, run.command, run.cwd);
     const id = run.id ?? `trace:${now}:${run.command}`;
@@ -230,9 +248,17 @@ export class CapturePipeline {
   private onEnded(ep: TrackedEpisode): EndedEpisode {
     const ctx = this.contexts.get(ep.id) ?? { domain: 'unknown' };
     this.contexts.delete(ep.id);
-    // A command episode without edits still belongs where the user was looking.
-    if (!ep.files.length && ctx.activeFile && !isGenerated(ctx.activeFile)) ep.files.push(ctx.activeFile);
     const { before, after } = this.baselines.end(ep.id, ep.files);
-    return { tracked: ep, before, after, codeBefore: ctx.codeBefore, domain: ctx.domain };
+    // The lesson's scope beyond the files of its fix: the file a terminal error names, but only when the
+    // session knows a file by that path (a path relative to another folder than the workspace's, from a
+    // command run in a subfolder, would scope the lesson to the wrong place); and, for a command episode
+    // without edits, the file the user was looking at. Neither is diffed: what changed in them outside the
+    // episode's steps (a file `git stash` rewrote) is no part of its fix.
+    const named = ep.error?.file;
+    const scopeFiles = [
+      ...(named && !ep.files.includes(named) && !isGenerated(named) && this.baselines.has(named) ? [named] : []),
+      ...(!ep.files.length && ctx.activeFile && !isGenerated(ctx.activeFile) ? [ctx.activeFile] : []),
+    ];
+    return { tracked: ep, before, after, codeBefore: ctx.codeBefore, domain: ctx.domain, ...(scopeFiles.length ? { scopeFiles: [...new Set(scopeFiles)] } : {}) };
   }
 }

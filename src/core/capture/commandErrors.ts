@@ -9,12 +9,13 @@ import { failingTests } from '../extract/testRunner';
 import { boundedLines } from '../text';
 
 /** Error info for a failed run: the extracted root error, or the exit code and last output line. */
-export function errorFromOutput(output: string, exitCode: number | undefined, command: string): ErrorInfo | undefined {
+export function errorFromOutput(output: string, exitCode: number | undefined, command: string, cwd?: string): ErrorInfo | undefined {
   if (exitCode === undefined || exitCode === 0) return undefined;
   const found = primaryError(output, { command });
   if (found) {
     const sig = normaliseSignature(found.message, found.tool, found.code);
-    return { key: sig.key, family: sig.family, message: withFailingTests(found.message, output), code: found.code ?? sig.code, tool: found.tool, line: found.line };
+    const file = found.file ? workspaceFile(found.file, cwd) : undefined;
+    return { key: sig.key, family: sig.family, message: withFailingTests(found.message, output), code: found.code ?? sig.code ?? found.rule, tool: found.tool, line: found.line, ...(file ? { file } : {}) };
   }
   const last = output.split('\n').map(l => l.trim()).filter(Boolean).pop() ?? '';
   // In `echo $PATH; which tsc` it is `which` that failed: the list's exit code is its last command's.
@@ -22,6 +23,20 @@ export function errorFromOutput(output: string, exitCode: number | undefined, co
   const message = `${program} exited with code ${exitCode}${last ? `: ${last}` : ''}`;
   const sig = normaliseSignature(message, 'shell');
   return { key: sig.key, family: sig.family, message: withFailingTests(message, output), code: sig.code, tool: 'shell' };
+}
+
+/**
+ * The error's file as a path under the command's folder (`./src/a.c`, `/work/app/src/a.c` in /work/app →
+ * `src/a.c`); a path outside it (a library, the toolchain) is not the project's, and none is given.
+ */
+function workspaceFile(file: string, cwd: string | undefined): string | undefined {
+  let f = file.replace(/\\/g, '/').replace(/^\.\//, '');
+  if (f.startsWith('/')) {
+    const base = cwd?.replace(/\/+$/, '');
+    if (!base || !f.startsWith(`${base}/`)) return undefined;
+    f = f.slice(base.length + 1);
+  }
+  return f && !f.split('/').includes('..') && !/^<.*>$/.test(f) ? f : undefined;
 }
 
 /**
@@ -62,7 +77,7 @@ export class CommandErrors {
     if (exitCode === 0) { this.last.delete(key); return undefined; }
     const previous = this.last.get(key);
     if (!output.trim() && previous && previous.exitCode === exitCode) return previous.error;
-    const error = errorFromOutput(output, exitCode, command);
+    const error = errorFromOutput(output, exitCode, command, cwd);
     if (error && output.trim()) {
       this.last.delete(key);
       this.last.set(key, { exitCode, error });

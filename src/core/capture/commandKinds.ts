@@ -233,3 +233,37 @@ export function relatedToAttempt(t: AttemptContext, line: string): boolean {
   const words = commandBody(line).toLowerCase().split(/[\s=:'"]+/).map(w => w.replace(/^[./]+/, ''));
   return words.some(w => w.length > 2 && (anchors.has(w) || anchors.has(w.split('/').pop()!)));
 }
+
+/** git operations that stop half-way on a conflict and are finished by another command than a re-run. */
+const STOPPING_GIT = /^(merge|pull|rebase|cherry-pick|revert|am|stash\s+(?:pop|apply))\b/;
+
+/**
+ * Does `line`, which passed, finish the operation `failed` stopped in (a merge or rebase that stopped on a
+ * conflict)? A stopped merge is not run again: it is concluded by `git commit` (or `git merge
+ * --continue`), a rebase by `git rebase --continue`; that passing command is the stopped one's success.
+ */
+export function concludesStopped(failed: string, line: string): boolean {
+  const op = (text: string) => commandSegments(text).map(p => shellWords(p.text)).find(w => programOf(w.join(' ')) === 'git');
+  const f = op(failed);
+  const stopped = f ? STOPPING_GIT.exec(f.slice(1).join(' '))?.[1].split(/\s+/)[0] : undefined;
+  if (!stopped) return false;
+  return commandSegments(line).some(p => {
+    const w = shellWords(p.text);
+    if (programOf(p.text) !== 'git') return false;
+    const sub = w[1] ?? '';
+    if (w.includes('--continue')) return sub === stopped || (stopped === 'pull' && (sub === 'rebase' || sub === 'merge'));
+    // A commit finishes a stopped merge, pull, cherry-pick or revert (a rebase or am goes on with --continue).
+    return sub === 'commit' && !w.includes('--amend') && stopped !== 'rebase' && stopped !== 'am';
+  });
+}
+
+/** git subcommands that rewrite the working tree's files themselves. */
+const WORKTREE_GIT = /^(?:stash(?:\s+(?:push|save|pop|apply|drop))?|checkout|switch|restore|reset|pull|merge|rebase|cherry-pick|revert|am|apply)(?:\s|$)/;
+
+/**
+ * Does this command rewrite the working tree's files (`git stash`, `git checkout -- x`, `git pull`)? The
+ * files it writes are its doing, as a build's output is the build's: never an edit of the user's.
+ */
+export function rewritesWorktree(line: string): boolean {
+  return commandSegments(line).some(p => programOf(p.text) === 'git' && WORKTREE_GIT.test(shellWords(p.text).slice(1).join(' ')));
+}

@@ -25,6 +25,8 @@ export interface EndedEpisode {
   codeBefore?: string;
   /** e.g. "typescript", "terminal:node". */
   domain: string;
+  /** Files the lesson applies to beside the episode's own (the error's file, the one looked at): scope only, never diffed. */
+  scopeFiles?: readonly string[];
 }
 
 /** An episode's material after masking: the only material episodeMemories accepts. */
@@ -52,7 +54,8 @@ export function episodeMaterial(e: EndedEpisode, owner: Owner, now: number): Mas
     tracked: t, diffs, codeBefore: e.codeBefore, codeAfter,
     // A file name the scope rule refuses (quotes, `|`, `:`) must not cost the episode: that glob is left
     // out, and with none left the memory applies to the whole workspace.
-    scope: narrowestGlobs(t.files).filter(g => !globProblem(g)), domain: e.domain, owner, now,
+    // The lesson applies where the error was as well as where it was fixed (a header fixed for a .c file).
+    scope: narrowestGlobs(e.scopeFiles?.length ? [...t.files, ...e.scopeFiles] : t.files).filter(g => !globProblem(g)), domain: e.domain, owner, now,
   });
 }
 

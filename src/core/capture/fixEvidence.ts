@@ -20,6 +20,9 @@ export interface CommandRun { line: string; at?: number }
  */
 export function fixCommands(t: TrackedEpisode): string[] {
   const own = t.command?.normalised;
+  // The command that closed the episode (another test command, the commit that concluded a merge) is its
+  // re-run, not a fix.
+  const closing = t.fixedBy ? normaliseCommand(t.fixedBy.line) : undefined;
   const seen = new Set<string>();
   const out: string[] = [];
   for (const s of t.steps) {
@@ -27,7 +30,7 @@ export function fixCommands(t: TrackedEpisode): string[] {
     const line = s.action.slice(4).trim();
     // The same normalisation the tracker pairs a failure with its re-run by.
     const norm = normaliseCommand(line);
-    if (own && norm === own) continue;
+    if ((own && norm === own) || norm === closing) continue;
     if (seen.has(norm) || !isFixCommand(line) || !commandConcerns(t, line)) continue;
     seen.add(norm);
     out.push(line);
@@ -93,7 +96,9 @@ export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[], punctua
       // A plain comment changes no behaviour, unless the error is that very line (a lint rule on comments).
       if (isCommentOnly(d.file, m) && !atErrorLine(t, d, h)) continue;
       let score = 0;
-      if (t.file && d.file === t.file) {
+      // A terminal error's own file (gcc's `src/a.c:4:`) counts as a diagnostic's file does.
+      const errorFile = t.file ?? t.error?.file;
+      if (errorFile && d.file === errorFile) {
         score += 3;
         const line = t.error?.line;
         if (line !== undefined && line >= h.newFrom - 3 && line <= h.newTo + 3) score += 4;
@@ -125,6 +130,8 @@ export function codeSpan(lines: readonly string[], max = 160): string {
 
 /** One hunk in words: "added `…` to `compilerOptions` in tsconfig.json", "changed `a` to `b` in x.ts". */
 export function describeHunk(d: FileDiff, h: Hunk, punctuation = false): string {
+  const resolved = conflictResolution(h);
+  if (resolved) return `resolved the merge conflict in ${d.file} (line ${h.newFrom + 1}): kept ${resolved.kept.length ? codeSpan(resolved.kept) : 'neither side'}${resolved.dropped.length ? `, dropped ${codeSpan(resolved.dropped)}` : ''}`;
   const { removed, added } = meaningfulLines(h, d.file, punctuation);
   const where = h.keyPath ? ` to \`${h.keyPath}\` in ${d.file}` : ` in ${d.file}`;
   const line = ` (line ${h.newFrom + 1})`;
@@ -132,6 +139,27 @@ export function describeHunk(d: FileDiff, h: Hunk, punctuation = false): string 
   if (removed.length && added.length) return `changed ${codeSpan(removed)} to ${codeSpan(added)} in ${d.file}${h.keyPath ? ` (\`${h.keyPath}\`)` : line}`;
   if (added.length) return `added ${codeSpan(added)}${where}${h.keyPath ? '' : line}`;
   return `removed ${codeSpan(removed)} from ${d.file}${h.keyPath ? ` (\`${h.keyPath}\`)` : line}`;
+}
+
+const CONFLICT_MARKER = /^(?:<{7}|={7}|>{7}|\|{7})(?:\s|$)/;
+
+/**
+ * A hunk that takes a merge's conflict markers out: which lines of the two sides stayed (the resolution)
+ * and which went. What a user did to resolve a conflict is that choice, not the markers' removal.
+ */
+function conflictResolution(h: Hunk): { kept: string[]; dropped: string[] } | undefined {
+  if (!h.removed.some(l => CONFLICT_MARKER.test(l.trim())) || h.added.some(l => CONFLICT_MARKER.test(l.trim()))) return undefined;
+  const inside: { text: string; removed: boolean }[] = [];
+  let depth = false;
+  for (const l of h.lines) {
+    const mark = l[0];
+    const text = l.slice(1);
+    if (mark === '-' && CONFLICT_MARKER.test(text.trim())) { depth = !/^>{7}/.test(text.trim()); continue; }
+    if (depth && (mark === ' ' || mark === '-') && text.trim()) inside.push({ text: text.trim(), removed: mark === '-' });
+  }
+  const kept = [...inside.filter(x => !x.removed).map(x => x.text), ...h.added.map(l => l.trim()).filter(Boolean)];
+  const dropped = inside.filter(x => x.removed && !kept.includes(x.text)).map(x => x.text);
+  return { kept: [...new Set(kept)], dropped };
 }
 
 /** A line's indentation in words: "8 spaces", "1 tab", "none". */

@@ -13,10 +13,24 @@ export const rustc: Matcher = {
     if (!m || !raw.startsWith('error')) return false;
     const loc = rustLocation(s.lines, i);
     if (!m[1] && !loc) return false;
-    s.push(s.make(i, 'rustc', RANK.compiler, { code: m[1], message: m[2], ...loc }));
+    s.push(s.make(i, 'rustc', RANK.compiler, { code: m[1], message: m[2], ...loc, rule: m[1] ? undefined : lintOf(s.lines, i) }));
     return true;
   },
 };
+
+/**
+ * The lint a rustc or clippy error is, from the notes of its block: "`#[deny(unused_variables)]` on by
+ * default", "`-D clippy::needless-return` implied by `-D warnings`", "add `#[allow(clippy::x)]`".
+ */
+function lintOf(lines: string[], i: number): string | undefined {
+  for (let k = i + 1; k < lines.length && k <= i + 30; k++) {
+    const l = lines[k];
+    if (/^(?:error|warning)(?:\[|:)/.test(l)) return undefined;
+    const m = /`#\[(?:deny|warn|forbid|allow)\(([\w:]+)\)\]`|`-[DW] ([\w:-]+)` implied by/.exec(l);
+    if (m && (m[1] ?? m[2]) !== 'warnings') return (m[1] ?? m[2]).replace(/-/g, '_');
+  }
+  return undefined;
+}
 
 function rustLocation(lines: string[], i: number): { file?: string; line?: number; column?: number } | undefined {
   for (let k = i + 1; k < lines.length && k <= i + 3; k++) {

@@ -49,6 +49,7 @@ export class Scan {
     const excerpt = this.lines.slice(start, Math.min(this.lines.length, i + 1 + EXCERPT_AFTER)).join('\n').trim();
     const clean: Found = { tool, message: f.message.trim(), stack: f.stack ?? [], excerpt: excerpt.length > 4000 ? excerpt.slice(0, 4000) + '…' : excerpt, rank, at: i };
     if (f.code) clean.code = f.code;
+    if (f.rule) clean.rule = f.rule;
     if (f.file) clean.file = f.file;
     if (f.line !== undefined && Number.isFinite(f.line)) clean.line = f.line;
     if (f.column !== undefined && Number.isFinite(f.column)) clean.column = f.column;

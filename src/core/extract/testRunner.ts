@@ -41,7 +41,7 @@ export function withTest(lines: string[], message: string, i: number): string {
 // The lines in which a test runner names a failing test, whatever else it prints: libtest (cargo) "test
 // a::b ... FAILED" and "---- a::b stdout ----", surefire's "[ERROR] pkg.Class.method -- Time elapsed ...
 // <<< FAILURE!" head, its "[ERROR]   Class.method:12 message" summary and JUnit 4's "method(pkg.Class)",
-// go's "--- FAIL: Name", pytest's "FAILED path::name". A JVM test is named Class.method (no package): the
+// go's "--- FAIL: Name", pytest's "FAILED path::name", unittest's "FAIL: name (mod.Class.name)". A JVM test is named Class.method (no package): the
 // head and the summary spell it with and without one.
 const FAILING_TEST: { re: RegExp; name: (m: RegExpExecArray) => string }[] = [
   { re: /^test (\S{1,200}) \.\.\. FAILED$/, name: m => m[1] },
@@ -51,7 +51,17 @@ const FAILING_TEST: { re: RegExp; name: (m: RegExpExecArray) => string }[] = [
   { re: /^\[ERROR\]\s+(\w{1,200})\(([\w$.]{1,200})\)/, name: m => jvmTest(`${m[2]}.${m[1]}`) },
   { re: /^--- FAIL: (\S{1,200})/, name: m => m[1] },
   { re: /^FAILED \S*?::(\S{1,200})/, name: m => m[1] },
+  // Python's unittest: "FAIL: test_x (pkg.mod.Class.test_x)" (3.11 on; "(pkg.mod.Class)" before), and
+  // "ERROR: …" for a test that raised.
+  { re: /^(?:FAIL|ERROR): (\w{1,200}) \(([\w.]{1,300})\)$/, name: m => unittestName(m[1], m[2]) },
 ];
+
+/** unittest's test as Class.method, whether the parenthesis ends with the method or with the class. */
+function unittestName(method: string, path: string): string {
+  const parts = path.split('.');
+  if (parts[parts.length - 1] === method) parts.pop();
+  return `${parts[parts.length - 1]}.${method}`;
+}
 const MAX_FAILING_TESTS = 12;
 
 function jvmTest(qualified: string): string {

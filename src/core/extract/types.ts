@@ -12,6 +12,12 @@ export interface ExtractedError {
   excerpt: string; // a few lines of context (unmasked: mask before persisting)
   /** Set on lines that only report that something else failed (npm ELIFECYCLE, collect2, cargo). */
   wrapper?: boolean;
+  /**
+   * The rule or lint a note below the error names when the error line has no code (rustc's "`-D
+   * clippy::needless-return` implied by `-D warnings`"): said in the lesson, kept out of the signature,
+   * since the line a user pastes does not carry it.
+   */
+  rule?: string;
   /** Set on a guess (a bare "error: x", a logged [ERROR] line) and on warnings: never an error of its own beside a real one. */
   guess?: boolean;
 }

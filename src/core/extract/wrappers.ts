@@ -16,6 +16,8 @@ const COUNTS: RegExp[] = [
   /^[×✖]?\s*Some errors were emitted while running checks\.?$/,
   // JUnit's and Surefire's tally, logged under [ERROR] after the failures it counts.
   /^Tests run: \d+, Failures: \d+, Errors: \d+/,
+  // unittest's closing tally: "FAILED (failures=1)", "FAILED (errors=2, skipped=1)".
+  /^FAILED \((?:failures|errors)=\d+(?:, [a-z ]+=\d+)*\)$/,
 ];
 
 /**

@@ -9,6 +9,7 @@ import * as assert from 'assert';
 import { errorFromOutput } from '../../../src/core/capture/commandErrors';
 import { extractErrors, primaryError } from '../../../src/core/extract';
 import { invocation, programTool } from '../../../src/core/extract/program';
+import { failingTests } from '../../../src/core/extract/testRunner';
 import { runFixture } from '../../fixtures/tool-output';
 
 function fromRun(name: string) {
@@ -201,5 +202,39 @@ describe('extract: the error under a runner, a logger or a stage summary (real r
     // As yarn 1.22 printed it in the train trace yarn-missing-script.
     const e = errorFromOutput('yarn run v1.22.22\nerror Command "build" not found.\ninfo Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.\n', 1, 'yarn build')!;
     assert.strictEqual(e.message, 'error Command "build" not found.');
+  });
+});
+
+describe('extract: a lint named only in the notes below its error (real run)', () => {
+  it('cargo clippy -- -D warnings: each error keeps the lint its notes name, for the lesson, not for the signature', () => {
+    const r = runFixture('clippy-len-zero');
+    const found = extractErrors(r.text, { command: r.command }).filter(x => !x.wrapper);
+    assert.deepStrictEqual(found.map(x => [x.message, x.rule, x.code]), [
+      ['unused variable: `unused`', 'unused_variables', undefined],
+      ['length comparison to zero', 'clippy::len_zero', undefined],
+    ]);
+    const e = fromRun('clippy-len-zero');
+    assert.strictEqual(e.code, 'unused_variables', 'the lesson says which lint');
+    // The line a user pastes ("error: unused variable: `unused`") carries no lint: the same signature.
+    assert.strictEqual(e.key, errorFromOutput('error: unused variable: `unused`\n --> src/main.rs:2:9\n', 1, r.command)!.key);
+  });
+
+  it("a terminal error's file is given under the command's folder, never outside it", () => {
+    const e = errorFromOutput('src/quota.c:2:10: error: ‘LIMIT’ undeclared (first use in this function)\n', 2, 'make', '/workspace')!;
+    assert.strictEqual(e.file, 'src/quota.c');
+    assert.strictEqual(errorFromOutput('/workspace/src/A.java:3: error: x\n', 1, 'javac src/A.java', '/workspace')!.file, 'src/A.java');
+    assert.strictEqual(errorFromOutput('/usr/include/stdio.h:3:1: error: x\n', 1, 'gcc a.c', '/workspace')!.file, undefined);
+  });
+});
+
+describe('extract: unittest (real run)', () => {
+  it('names its failing tests as Class.method; "FAILED (failures=1, errors=1)" is a tally, never an error', () => {
+    const r = runFixture('unittest-fail-error');
+    const e = fromRun('unittest-fail-error');
+    assert.deepStrictEqual(e.message.split('\n'), ["AttributeError: 'NoneType' object has no attribute 'replace'", 'test: SlugTest.test_raises', 'test: SlugTest.test_dashes']);
+    const tally = extractErrors(r.text, { command: r.command }).find(x => /^FAILED \(/.test(x.message));
+    assert.ok(tally?.wrapper, 'the tally is a summary');
+    // Before Python 3.11 the parenthesis ends with the class: the same name.
+    assert.deepStrictEqual(failingTests(['FAIL: test_dashes (test_text.SlugTest)']), ['SlugTest.test_dashes']);
   });
 });
