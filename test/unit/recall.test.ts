@@ -251,3 +251,37 @@ describe('recall: specific beats general, details tell near misses apart, reason
     assert.ok(lenient.every(r => r.weak), JSON.stringify(lenient.map(r => [r.memory.id, r.weak])));
   });
 });
+
+describe('recall: what the error names, and the same error outside a lesson\'s scope', () => {
+  const SETW = "tools/table.cpp:2:30: error: ‘setw’ is not a member of ‘std’";
+  const QUOTED = "cli/listing.cpp:2:30: error: ‘quoted’ is not a member of ‘std’";
+  const captured = (id: string, errorText: string, over: Partial<Lesson> = {}) =>
+    lesson(id, errorText, { change: '--- a.cpp\n+++ a.cpp\n+#include <iomanip>', fixApproach: 'Added `#include <iomanip>`', ...over });
+
+  it('a captured fix for one name is a near miss for another name under the same signature: weak, never unasked', async () => {
+    const e = engine([captured('setw', SETW.replace('tools/table', 'cli/a'), { scope: ['cli/**'] })]);
+    const [r] = await e.full({ text: QUOTED, file: 'cli/listing.cpp' });
+    assert.strictEqual(r?.memory.id, 'setw');
+    assert.ok(r.weak && r.why.some(w => w.includes("different name 'quoted'")), r.why.join(' | '));
+    assert.deepStrictEqual(await e.recall({ text: QUOTED, file: 'cli/listing.cpp', proactive: true }), []);
+    // The file the error is in is where, not what: the same name in another file is the same error.
+    assert.deepStrictEqual(await e.recall({ text: SETW.replace('tools/table', 'cli/b'), file: 'cli/b.cpp', proactive: true }), ['setw']);
+  });
+
+  it('names of the program\'s own bindings do not tell errors apart; a lesson in words speaks of the kind', async () => {
+    const unbound = (v: string) => `src/cart.erl:4:30: variable '${v}' is unbound`;
+    const e = engine([captured('erl', unbound('Pric'), { change: '-Pric\n+Price' })]);
+    assert.deepStrictEqual(await e.recall({ text: unbound('Taxx'), file: 'src/invoice.erl', proactive: true }), ['erl']);
+    const worded = engine([lesson('libm', "sim.c:(.text+0x2b): undefined reference to `sqrt'", { rootCause: 'libm is not linked by default', fixApproach: 'link with -lm' })]);
+    assert.deepStrictEqual(await worded.recall({ text: "stats.c:(.text+0x33): undefined reference to `pow'", file: 'stats.c', proactive: true }), ['libm']);
+  });
+
+  it('the same error naming the same things answers outside the lesson\'s scope, unless a lesson in scope has it', async () => {
+    const cli = captured('cli', SETW.replace('tools/table', 'cli/a'), { scope: ['cli/**'] });
+    assert.deepStrictEqual(await engine([cli]).recall({ text: SETW, file: 'tools/table.cpp', proactive: true }), ['cli']);
+    const tools = captured('tools', SETW, { scope: ['tools/**'], fixApproach: 'Added `#include <iomanip>` to tools/table.h' });
+    assert.deepStrictEqual(await engine([cli, tools]).recall({ text: SETW, file: 'tools/table.cpp' }), ['tools']);
+    // Another name away from the scope is noise, not even a weak answer.
+    assert.deepStrictEqual(await engine([cli]).recall({ text: QUOTED.replace('cli/listing', 'tools/x'), file: 'tools/x.cpp' }), []);
+  });
+});
