@@ -9,7 +9,7 @@ import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from
 import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
 import { isStrong, type RecallEvidence } from './recallGate';
-import { failingTestNames, namesFailingTest } from './recall/failingTest';
+import { failingTestNames, namesFailingTest, runnerFailedTests } from './recall/failingTest';
 import { proseLesson, proseTexts, quotedNames, saysError } from './recall/proseError';
 import { primaryError } from './extract';
 import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
@@ -118,6 +118,7 @@ export class RecallEngine {
   }
   private readonly detailCache = new Map<string, { at: number; details: ErrorDetail[] }>();
   private readonly wordCache = new Map<string, { at: number; words: Set<string> }>();
+  private readonly ownWordCache = new Map<string, Set<string>>();
   private readonly proseCache = new Map<string, { at: number; texts: string[] }>();
 
   constructor(private readonly deps: RecallDeps) {}
@@ -155,7 +156,9 @@ export class RecallEngine {
     }
 
     // 2. Words (BM25), rarest query tokens first when the query is long.
-    const tokens = pickTokens(tokenize(text), lexical);
+    const allTokens = tokenize(text);
+    const tokens = pickTokens(allTokens, lexical);
+    const queryWords = new Set(allTokens);
     const meaning = queryMeaning(text, tokens, lexical);
     const lexHits = lexical.searchWithTerms(tokens, poolSize);
     const maxLex = lexHits.length ? lexHits[0].score : 0;
@@ -193,6 +196,7 @@ export class RecallEngine {
     // is narrowed to the members that pass the filters and, past a bound, to the best by trust, recency,
     // importance and scope fit, so ranking work stays bounded however big the store grows.
     const qDetails = errorDetails(text);
+    if (!qDetails.some(d => d.kind === 'test')) qDetails.push(...runnerFailedTests(text));
     if (sigIds.size) {
       let members: { id: string; key: string; prior: number; away: boolean }[] = [];
       for (const [id, key] of sigIds) {
@@ -256,7 +260,9 @@ export class RecallEngine {
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
       if (!c.sig && testNames.length) c.test = namesFailingTest(m, testNames, this.detailsOf(m));
       if (!c.sig && !c.test && qSigs.size && proseLesson(m)) c.says = saysError(m, this.proseOf(m), qSigs.keys(), qDetails, quoted());
-      scored.push(this.score(m, c, now, hasVectors, !keep(m) ? AWAY : scopeOf(m).spec, meaning, model));
+      const r = this.score(m, c, now, hasVectors, !keep(m) ? AWAY : scopeOf(m).spec, meaning, model);
+      if (!c.sig && !c.test && !c.says && !proseLesson(m)) r.evidence.ownCoverage = this.ownCoverage(m, queryWords);
+      scored.push(r);
     }
     dropAwayWhenInScope(scored);
     belowExact(scored);
@@ -364,6 +370,29 @@ export class RecallEngine {
     if (!values.length) return;
     const missing = otherName(values, this.wordsOf(m));
     if (missing) c.details = { same: false, differ: { kind: 'symbol', noun: 'name', value: missing } };
+  }
+
+  /**
+   * Share (idf-weighted) of the words of the memory's own error message (its signature text, without the "x exited with
+   * code n:" a command's failure is framed in) that the query has; undefined when it has none.
+   */
+  private ownCoverage(m: Memory, queryWords: ReadonlySet<string>): number | undefined {
+    const key = memorySignature(m);
+    if (!key) return undefined;
+    let words = this.ownWordCache.get(key);
+    if (!words) {
+      words = new Set(tokenize(signatureTextOf(key).replace(/^.*?\bexited with code <n>:\s*/, '').replace(/<[a-z]+>/g, ' ')));
+      if (this.ownWordCache.size >= MAX_DETAIL_CACHE) this.ownWordCache.clear();
+      this.ownWordCache.set(key, words);
+    }
+    // Weighted by rarity: the word only this memory's error has ("emial") is the one that says which error.
+    let had = 0, all = 0;
+    for (const w of words) {
+      const idf = this.deps.lexical.idf(w) || 1;
+      all += idf;
+      if (queryWords.has(w)) had += idf;
+    }
+    return all > 0 ? had / all : undefined;
   }
 
   /** The words of a memory's own error text (namedValues.ts), cached per memory version. */

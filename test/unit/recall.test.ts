@@ -285,3 +285,23 @@ describe('recall: what the error names, and the same error outside a lesson\'s s
     assert.deepStrictEqual(await engine([cli]).recall({ text: QUOTED.replace('cli/listing', 'tools/x'), file: 'tools/x.cpp' }), []);
   });
 });
+
+describe('recall: words alone must say the memory\'s own error too', () => {
+  it('a lesson about another column shares every word of the query but its own: weak, never unasked', async () => {
+    const sqlite = (col: string) => `Parse error near line 3: table users has no column named ${col}`;
+    const e = engine([
+      lesson('emial', `sqlite3 exited with code 1: ${sqlite('emial')}`, { errorSignature: `shell:-:sqlite3 exited with code <n>: ${sqlite('emial').toLowerCase().replace('3', '<n>')}` }),
+      lesson('other', 'Error: listen EADDRINUSE: address already in use :::3000'),
+    ]);
+    assert.deepStrictEqual(await e.recall({ text: sqlite('emial'), file: 'db/seed.sql', proactive: true }), ['emial']);
+    assert.deepStrictEqual(await e.recall({ text: sqlite('phone'), file: 'db/seed.sql', proactive: true }), []);
+    assert.strictEqual((await e.full({ text: sqlite('phone'), file: 'db/seed.sql' }))[0]?.memory.id, 'emial');
+  });
+
+  it('a test runner\'s summary line is told apart by which test failed (libtest `test x ... FAILED`)', async () => {
+    const run = (t: string) => `running 1 test\ntest ${t} ... FAILED\n\nfailures:\n\n---- ${t} stdout ----\n\nerror: test failed, to rerun pass \`--lib\``;
+    const e = engine([lesson('hours', 'error: test failed, to rerun pass `--lib`\ntest: tests::parses_hours', { change: '-n * 60\n+n * 3600' })]);
+    assert.deepStrictEqual(await e.recall({ text: run('tests::parses_hours'), file: 'src/lib.rs', proactive: true }), ['hours']);
+    assert.deepStrictEqual(await e.recall({ text: run('tests::rejects_empty'), file: 'src/lib.rs', proactive: true }), []);
+  });
+});
