@@ -8,7 +8,7 @@
 import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from './errorDetails';
 import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
-import { isStrong, type RecallEvidence } from './recallGate';
+import { isStrong, MIN_OWN_COVERAGE, type RecallEvidence } from './recallGate';
 import { failingTestNames, namesFailingTest, runnerFailedTests } from './recall/failingTest';
 import { proseLesson, proseTexts, quotedNames, saysError } from './recall/proseError';
 import { primaryError } from './extract';
@@ -260,8 +260,16 @@ export class RecallEngine {
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
       if (!c.sig && testNames.length) c.test = namesFailingTest(m, testNames, this.detailsOf(m));
       if (!c.sig && !c.test && qSigs.size && proseLesson(m)) c.says = saysError(m, this.proseOf(m), qSigs.keys(), qDetails, quoted());
+      let own: number | undefined;
+      if (!c.sig && !c.test && !c.says && !proseLesson(m)) {
+        own = this.ownCoverage(m, queryWords);
+        // The memory's error code (SC1072, TS2322, E0433) in the query with its whole message: the same error
+        // in another output format (the CLI's report of what the editor showed), whose key the query lacks.
+        const code = codeOf(memorySignature(m) ?? '');
+        if (own !== undefined && own >= MIN_OWN_COVERAGE && /\d/.test(code) && queryWords.has(code.toLowerCase())) { c.sig = code; own = undefined; }
+      }
       const r = this.score(m, c, now, hasVectors, !keep(m) ? AWAY : scopeOf(m).spec, meaning, model);
-      if (!c.sig && !c.test && !c.says && !proseLesson(m)) r.evidence.ownCoverage = this.ownCoverage(m, queryWords);
+      if (own !== undefined) r.evidence.ownCoverage = own;
       scored.push(r);
     }
     dropAwayWhenInScope(scored);

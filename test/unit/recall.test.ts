@@ -305,3 +305,13 @@ describe('recall: words alone must say the memory\'s own error too', () => {
     assert.deepStrictEqual(await e.recall({ text: run('tests::rejects_empty'), file: 'src/lib.rs', proactive: true }), []);
   });
 });
+
+describe('recall: the same error in another output format', () => {
+  it('the lesson\'s error code with its whole message in the query answers unasked; the code alone does not', async () => {
+    const e = engine([lesson('sc1020', 'You need a space before the ].', { errorSignature: 'shellcheck:SC1020:you need a space before the ]' })]);
+    const cli = 'In scripts/lint.sh line 2:\nif [ -z "$CI"]; then\n                 ^-- SC1020 (error): You need a space before the ].\n';
+    assert.deepStrictEqual(await e.recall({ text: cli, file: 'scripts/lint.sh', proactive: true }), ['sc1020']);
+    const other = 'In scripts/lint.sh line 2:\n                 ^-- SC1020 (error): You need a space after the [.\n';
+    assert.deepStrictEqual(await e.recall({ text: other, file: 'scripts/lint.sh', proactive: true }), []);
+  });
+});
