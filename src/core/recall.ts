@@ -8,14 +8,15 @@
 import { compareDetails, errorDetails, type DetailMatch, type ErrorDetail } from './errorDetails';
 import { tokenize } from './lexical';
 import { memorySignature } from './memoryText';
-import { isStrong, type RecallEvidence } from './recallGate';
-import { failingTestNames, namesFailingTest } from './recall/failingTest';
+import { isStrong, MIN_OWN_COVERAGE, type RecallEvidence } from './recallGate';
+import { failingTestNames, namesFailingTest, runnerFailedTests } from './recall/failingTest';
 import { proseLesson, proseTexts, quotedNames, saysError } from './recall/proseError';
 import { primaryError } from './extract';
 import type { MemoryLookup, SignatureIndex, WordIndex } from './recall/source';
 import { scopeMatches, scopeSpecificity } from './scope';
 import type { RecallReason } from './reasons';
-import { codeOf, embeddingText, pickTokens, queryMeaning, querySignatures, shownWord, signatureTextOf, surfaceMap, type QueryMeaning } from './recallQuery';
+import { codeOf, embeddingText, pickTokens, queryErrors, queryMeaning, shownWord, signatureTextOf, surfaceMap, type QueryError, type QueryMeaning } from './recallQuery';
+import { namedValues, namedWords, otherName } from './recall/namedValues';
 import { workspaceConfidence } from './trust';
 import type { Memory, OwnerScope, RecallQuery, RecallResult, StaleCheck } from './types';
 
@@ -65,9 +66,13 @@ const RECENCY_HALF_LIFE = 30 * DAY;
 const MIN_SIMILAR = 0.3;
 /** Weight of a scoped memory when the query names no file (the general memory goes first). */
 const UNKNOWN_PLACE_FACTOR = 0.93;
+/** Weight of a lesson recalled outside its scope: the same error elsewhere, a step behind any in scope. */
+const AWAY_FACTOR = 0.85;
 /** Results scoring below this share of the best one are dropped. */
 const RELATIVE_FLOOR = 0.25;
 const GLOBAL_SCOPE = { ok: true, spec: 0 } as const;
+/** Scope fit of a lesson recalled outside its scope (keepAway): below any memory whose scope covers the file. */
+const AWAY = -2;
 /** A signature shared by more memories than this (a very common error) is narrowed before ranking. */
 const MAX_SIGNATURE_CANDIDATES = 300;
 const LADDER_RANK = { observation: 0, pattern: 1, rule: 2, constraint: 3 } as const;
@@ -78,6 +83,10 @@ interface Scored { memory: Memory; score: number; spec: number; c: Candidate; ev
 interface Candidate {
   id: string;
   sig?: string; // label of the signature that matched
+  /** The query's signature key it matched (its error line names the values judge compares). */
+  sigKey?: string;
+  /** Matched by signature in a file outside the memory's scope (keepAway). */
+  away?: boolean;
   lex: number;
   terms: string[];
   cos: number;
@@ -108,6 +117,8 @@ export class RecallEngine {
     return this.lessonCache.byEpisode;
   }
   private readonly detailCache = new Map<string, { at: number; details: ErrorDetail[] }>();
+  private readonly wordCache = new Map<string, { at: number; words: Set<string> }>();
+  private readonly ownWordCache = new Map<string, Set<string>>();
   private readonly proseCache = new Map<string, { at: number; texts: string[] }>();
 
   constructor(private readonly deps: RecallDeps) {}
@@ -129,22 +140,25 @@ export class RecallEngine {
     // 1. Exact signature keys: the whole query, and each error found in it. The same normalised message
     //    under another tool prefix (a pasted line without "error TS…:" framing) counts too.
     const sigs = this.signatures();
-    const sigIds = new Map<string, string>(); // id -> label
-    const qSigs = querySignatures(text);
-    for (const [key, label] of qSigs) {
-      for (const id of sigs.idsWith(key)) if (!sigIds.has(id)) sigIds.set(id, label);
+    const sigIds = new Map<string, string>(); // id -> the query's key it matched
+    const qErrors = queryErrors(text);
+    const qSigs = new Map([...qErrors].map(([key, e]) => [key, e.label]));
+    for (const key of qErrors.keys()) {
+      for (const id of sigs.idsWith(key)) if (!sigIds.has(id)) sigIds.set(id, key);
       const code = codeOf(key);
       for (const other of sigs.keysWithText(signatureTextOf(key))) {
         // When one side lacks a code, or both have the same one under another tool (mocha and node print
         // the same ERR_ASSERTION): TS2322 and TS2345 with the same words are different errors.
         const otherCode = codeOf(other);
         if (other === key || (code !== '-' && otherCode !== '-' && otherCode !== code)) continue;
-        for (const id of sigs.idsWith(other)) if (!sigIds.has(id)) sigIds.set(id, label);
+        for (const id of sigs.idsWith(other)) if (!sigIds.has(id)) sigIds.set(id, key);
       }
     }
 
     // 2. Words (BM25), rarest query tokens first when the query is long.
-    const tokens = pickTokens(tokenize(text), lexical);
+    const allTokens = tokenize(text);
+    const tokens = pickTokens(allTokens, lexical);
+    const queryWords = new Set(allTokens);
     const meaning = queryMeaning(text, tokens, lexical);
     const lexHits = lexical.searchWithTerms(tokens, poolSize);
     const maxLex = lexHits.length ? lexHits[0].score : 0;
@@ -173,29 +187,31 @@ export class RecallEngine {
       return r;
     };
     const keep = (m: Memory | undefined): m is Memory => !!m && this.passes(m, q, owners, now) && scopeOf(m).ok;
+    // The same error, naming the same things, in a file the lesson's scope does not cover: the scope says
+    // where it was seen, and the same error elsewhere in the project is the same problem (`setw` missing
+    // from std in tools/ as in cli/). Lessons only; a rule or constraint keeps to its scope.
+    const keepAway = (m: Memory | undefined): m is Memory => !!m && m.kind === 'lesson' && !!q.file && this.passes(m, q, owners, now);
 
     // Signature members join the candidates. A very common signature (thousands of "cannot find module")
     // is narrowed to the members that pass the filters and, past a bound, to the best by trust, recency,
     // importance and scope fit, so ranking work stays bounded however big the store grows.
     const qDetails = errorDetails(text);
+    if (!qDetails.some(d => d.kind === 'test')) qDetails.push(...runnerFailedTests(text));
     if (sigIds.size) {
-      let members: { id: string; label: string; prior: number }[] = [];
-      for (const [id, label] of sigIds) {
+      let members: { id: string; key: string; prior: number; away: boolean }[] = [];
+      for (const [id, key] of sigIds) {
         const c = cands.get(id);
-        if (c) { c.sig ??= label; continue; }
         const m = state.get(id);
-        if (!keep(m)) continue;
-        members.push({ id, label, prior: sigIds.size > MAX_SIGNATURE_CANDIDATES ? this.prior(m, now, scopeOf(m).spec) : 0 });
+        const away = !keep(m) && keepAway(m);
+        if (c) { if (!c.sig) { c.sig = qSigs.get(key); c.sigKey = key; c.away = away; } continue; }
+        if (!keep(m) && !away) continue;
+        members.push({ id, key, away, prior: sigIds.size > MAX_SIGNATURE_CANDIDATES ? this.prior(m!, now, away ? AWAY : scopeOf(m!).spec) : 0 });
       }
       if (members.length > MAX_SIGNATURE_CANDIDATES) members = members.sort((a, b) => b.prior - a.prior).slice(0, MAX_SIGNATURE_CANDIDATES);
-      for (const x of members) cand(x.id).sig = x.label;
-      // The details the signature normalised away (module, types, test) tell a fix apart from a near miss.
-      if (qDetails.length) {
-        for (const c of cands.values()) {
-          if (!c.sig) continue;
-          const m = state.get(c.id);
-          if (m) c.details = compareDetails(qDetails, this.detailsOf(m));
-        }
+      for (const x of members) { const c = cand(x.id); c.sig = qSigs.get(x.key); c.sigKey = x.key; c.away = x.away; }
+      for (const c of cands.values()) {
+        const m = c.sig ? state.get(c.id) : undefined;
+        if (m) this.judge(c, m, qDetails, qErrors, q.file);
       }
     }
 
@@ -220,14 +236,15 @@ export class RecallEngine {
     for (const c of [...cands.values()]) {
       const lessonId = lessonOf(c.id);
       const lesson = lessonId ? state.get(lessonId) : undefined;
-      if (!lessonId || !keep(lesson) || state.get(c.id)?.kind !== 'episode') continue;
+      if (!lessonId || state.get(c.id)?.kind !== 'episode') continue;
+      const away = !keep(lesson);
+      if (away && !(c.sig && keepAway(lesson))) continue;
       cands.delete(c.id);
       const had = cands.get(lessonId);
       const lc = had ?? cand(lessonId);
-      lc.sig ??= c.sig;
+      if (!lc.sig && c.sig) { lc.sig = c.sig; lc.sigKey = c.sigKey; lc.away = away; lc.details = undefined; this.judge(lc, lesson!, qDetails, qErrors, q.file); }
       if (c.lex > lc.lex) { lc.lex = c.lex; lc.terms = c.terms; }
       lc.cos = Math.max(lc.cos, c.cos);
-      if (lc.sig && !lc.details && qDetails.length) lc.details = compareDetails(qDetails, this.detailsOf(lesson));
     }
     // A lesson an agent wrote by the failing test's name has no signature in common with the runner's raw
     // output (its generic assertion message is not the lesson); the test's name says it is the same failure.
@@ -237,12 +254,25 @@ export class RecallEngine {
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
-      if (!keep(m)) continue;
+      // Away from its scope only as the same error naming the same things; another name there is noise.
+      const away = !!c.away && !!c.sig && c.details?.same !== false && keepAway(m);
+      if (!keep(m) && !away) continue;
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
       if (!c.sig && testNames.length) c.test = namesFailingTest(m, testNames, this.detailsOf(m));
       if (!c.sig && !c.test && qSigs.size && proseLesson(m)) c.says = saysError(m, this.proseOf(m), qSigs.keys(), qDetails, quoted());
-      scored.push(this.score(m, c, now, hasVectors, scopeOf(m).spec, meaning, model));
+      let own: number | undefined;
+      if (!c.sig && !c.test && !c.says && !proseLesson(m)) {
+        own = this.ownCoverage(m, queryWords);
+        // The memory's error code (SC1072, TS2322, E0433) in the query with its whole message: the same error
+        // in another output format (the CLI's report of what the editor showed), whose key the query lacks.
+        const code = codeOf(memorySignature(m) ?? '');
+        if (own !== undefined && own >= MIN_OWN_COVERAGE && /\d/.test(code) && queryWords.has(code.toLowerCase())) { c.sig = code; own = undefined; }
+      }
+      const r = this.score(m, c, now, hasVectors, !keep(m) ? AWAY : scopeOf(m).spec, meaning, model);
+      if (own !== undefined) r.evidence.ownCoverage = own;
+      scored.push(r);
     }
+    dropAwayWhenInScope(scored);
     belowExact(scored);
     scored.sort((a, b) => b.score - a.score || b.spec - a.spec || a.memory.id.localeCompare(b.memory.id));
     specificFirst(scored);
@@ -335,6 +365,55 @@ export class RecallEngine {
     return { memory: m, score: round3(score), spec, c, evidence };
   }
 
+  /**
+   * Whether a signature match is this problem or a near miss: the details errorDetails reads (module,
+   * types, test) when both sides have them, else, for a memory whose fix is a concrete edit or command,
+   * the values the query's error names (namedValues.ts).
+   */
+  private judge(c: Candidate, m: Memory, qDetails: ErrorDetail[], qErrors: Map<string, QueryError>, file: string | undefined): void {
+    if (qDetails.length) c.details = compareDetails(qDetails, this.detailsOf(m));
+    if (c.details || !c.sigKey || !concreteFix(m)) return;
+    const e = qErrors.get(c.sigKey);
+    const values = e ? namedValues(e.message, signatureTextOf(c.sigKey), file) : [];
+    if (!values.length) return;
+    const missing = otherName(values, this.wordsOf(m));
+    if (missing) c.details = { same: false, differ: { kind: 'symbol', noun: 'name', value: missing } };
+  }
+
+  /**
+   * Share (idf-weighted) of the words of the memory's own error message (its signature text, without the "x exited with
+   * code n:" a command's failure is framed in) that the query has; undefined when it has none.
+   */
+  private ownCoverage(m: Memory, queryWords: ReadonlySet<string>): number | undefined {
+    const key = memorySignature(m);
+    if (!key) return undefined;
+    let words = this.ownWordCache.get(key);
+    if (!words) {
+      words = new Set(tokenize(signatureTextOf(key).replace(/^.*?\bexited with code <n>:\s*/, '').replace(/<[a-z]+>/g, ' ')));
+      if (this.ownWordCache.size >= MAX_DETAIL_CACHE) this.ownWordCache.clear();
+      this.ownWordCache.set(key, words);
+    }
+    // Weighted by rarity: the word only this memory's error has ("emial") is the one that says which error.
+    let had = 0, all = 0;
+    for (const w of words) {
+      const idf = this.deps.lexical.idf(w) || 1;
+      all += idf;
+      if (queryWords.has(w)) had += idf;
+    }
+    return all > 0 ? had / all : undefined;
+  }
+
+  /** The words of a memory's own error text (namedValues.ts), cached per memory version. */
+  private wordsOf(m: Memory): Set<string> {
+    const hit = this.wordCache.get(m.id);
+    if (hit && hit.at === m.updatedAt) return hit.words;
+    const raw = m.kind === 'lesson' ? m.errorText : m.kind === 'episode' ? m.trigger : '';
+    const words = namedWords(raw ?? '');
+    if (this.wordCache.size >= MAX_DETAIL_CACHE) this.wordCache.clear();
+    this.wordCache.set(m.id, { at: m.updatedAt, words });
+    return words;
+  }
+
   /** A prose lesson's sentences normalised as signatures are, cached per memory version. */
   private proseOf(m: Memory): string[] {
     const hit = this.proseCache.get(m.id);
@@ -365,7 +444,7 @@ export class RecallEngine {
     const recency = 0.8 + 0.2 * Math.pow(0.5, age / RECENCY_HALF_LIFE);
     const importance = 0.8 + 0.2 * clamp01(m.importance ?? 0.5);
     // Tighter scope wins among near-equals (scope twins), without overriding a clearly better match.
-    const scopeBonus = spec < 0 ? UNKNOWN_PLACE_FACTOR : 1 + 0.08 * Math.min(1, spec / 300);
+    const scopeBonus = spec === AWAY ? AWAY_FACTOR : spec < 0 ? UNKNOWN_PLACE_FACTOR : 1 + 0.08 * Math.min(1, spec / 300);
     return trust * recency * importance * scopeBonus;
   }
 
@@ -432,6 +511,15 @@ export class RecallEngine {
 }
 
 /**
+ * A lesson from another part of the project is the answer only where none of this part is: when a memory
+ * whose scope covers the file has the same error, the other place's fix is the other place's (scope twins).
+ */
+function dropAwayWhenInScope(scored: Scored[]): void {
+  if (!scored.some(r => r.spec !== AWAY && r.evidence.signature === 'same')) return;
+  for (let i = scored.length - 1; i >= 0; i--) if (scored[i].spec === AWAY) scored.splice(i, 1);
+}
+
+/**
  * Another module / type / test ranks below the exact error, whatever trust or recency say: its old fix
  * is at best a hint here. Scores stay the order (callers merge result lists by score).
  */
@@ -466,6 +554,17 @@ function specificFirst(scored: Scored[]): void {
     members.sort((a, b) => b.spec - a.spec || b.score - a.score);
     at.forEach((i, n) => { scored[i] = members[n]; scored[i].score = scores[n]; });
   }
+}
+
+/**
+ * The memory's fix is what was done (a recorded change or command), not a sentence about the cause: it
+ * applies where the error names the same things (`use std::collections::HashMap;` does not import
+ * BTreeSet). A lesson in an agent's own words ("link with -lm") speaks of the kind of error, whatever
+ * it names.
+ */
+function concreteFix(m: Memory): boolean {
+  if (m.kind === 'episode') return true;
+  return m.kind === 'lesson' && (!!m.change?.trim() || !!m.commands?.length);
 }
 
 function outcomeMatches(m: Memory, wanted: 'success' | 'failure'): boolean {

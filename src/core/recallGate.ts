@@ -22,6 +22,12 @@ export interface RecallEvidence {
   coverage: number;
   /** Share of the query's error-message words (its signature's words) the memory has; undefined when the query has no error. */
   messageCoverage?: number;
+  /**
+   * Without a signature in common: share of the memory's own error-message words the query has (a memory
+   * about another error shares the query's words but has its own: "cannot index array" for "cannot index
+   * string", a column "emial" for "phone"). Undefined when the memory has no error message of its own.
+   */
+  ownCoverage?: number;
   /** How many distinct query words the memory has. */
   matched: number;
   /** Cosine with the query when a real embedding model is loaded (0 otherwise). */
@@ -40,6 +46,8 @@ export const MIN_COVERAGE = 0.6;
 /** ...and, when the query is an error, nearly every word of its message: shared stack or code words are not the error. */
 export const MIN_MESSAGE_COVERAGE = 0.8;
 const MIN_MATCHED = 3;
+/** ...and nearly every word of the memory's own error message, when it has one. */
+export const MIN_OWN_COVERAGE = 0.9;
 /** Cosine a real sentence model gives near-paraphrases; hashed vectors never count. */
 const MIN_MODEL_SIMILARITY = 0.8;
 
@@ -61,5 +69,6 @@ export function isStrong(e: RecallEvidence): boolean {
   if (e.otherError) return false;
   const saysTheError = e.messageCoverage === undefined || e.messageCoverage >= MIN_MESSAGE_COVERAGE;
   if (!saysTheError || e.matched < MIN_MATCHED) return false;
+  if (e.ownCoverage !== undefined && e.ownCoverage < MIN_OWN_COVERAGE) return false;
   return e.coverage >= MIN_COVERAGE || (e.model && e.similarity >= MIN_MODEL_SIMILARITY);
 }

@@ -1,7 +1,7 @@
 // What a recall query is made of, apart from ranking: the error signatures it carries, its words with
 // their weight, the words the user typed (for readable reasons), and the signature key of a memory's raw
 // error text computed the same way. recall.ts ranks with these; newMemory and the hover key memories by them.
-import { extractErrors } from './extract';
+import { extractErrors, primaryError } from './extract';
 import { meaningfulText, tokenize } from './lexical';
 import type { WordIndex } from './recall/source';
 import { normaliseSignature, signatureOf } from './signature';
@@ -12,10 +12,18 @@ export const MAX_QUERY_TOKENS = 48;
 
 /** Signature keys in a query, each with a short label for the reasons (the code when there is one). */
 export function querySignatures(text: string): Map<string, string> {
-  const out = new Map<string, string>();
+  return new Map([...queryErrors(text)].map(([key, e]) => [key, e.label]));
+}
+
+/** A query's error under one signature key: the label for reasons and the line as printed. */
+export interface QueryError { label: string; message: string }
+
+/** Signature keys in a query with the error line each came from (what namedValues reads the names of). */
+export function queryErrors(text: string): Map<string, QueryError> {
+  const out = new Map<string, QueryError>();
   if (!text.trim()) return out;
-  const add = (s: { key: string; code?: string; family: string } | undefined) => {
-    if (s?.key && !out.has(s.key)) out.set(s.key, s.code ?? s.family);
+  const add = (s: { key: string; code?: string; family: string } | undefined, message: string) => {
+    if (s?.key && !out.has(s.key)) out.set(s.key, { label: s.code ?? s.family, message });
   };
   try {
     const found = extractErrors(text);
@@ -24,13 +32,14 @@ export function querySignatures(text: string): Map<string, string> {
     const real = found.filter(e => !e.wrapper);
     if (real.length || !found.length) {
       const root = signatureOf(text);
-      if (root && real.some(e => normaliseSignature(e.message, e.tool, e.code).key === root.key)) add(root);
+      const same = root && real.find(e => normaliseSignature(e.message, e.tool, e.code).key === root.key);
+      if (root && same) add(root, same.message);
     } else {
-      add(signatureOf(text));
+      add(signatureOf(text), primaryError(text)?.message ?? '');
     }
-    for (const e of (real.length ? real : found).slice(0, 8)) add(normaliseSignature(e.message, e.tool, e.code));
+    for (const e of (real.length ? real : found).slice(0, 8)) add(normaliseSignature(e.message, e.tool, e.code), e.message);
     // A one-line paste that does not look like tool output ("Cannot find module 'x'") still has a message.
-    if (!out.size && !text.includes('\n') && text.length < 600) add(normaliseSignature(text.trim()));
+    if (!out.size && !text.includes('\n') && text.length < 600) add(normaliseSignature(text.trim()), text.trim());
   } catch {
     // A query the extractor cannot parse still has words.
   }

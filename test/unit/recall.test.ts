@@ -251,3 +251,67 @@ describe('recall: specific beats general, details tell near misses apart, reason
     assert.ok(lenient.every(r => r.weak), JSON.stringify(lenient.map(r => [r.memory.id, r.weak])));
   });
 });
+
+describe('recall: what the error names, and the same error outside a lesson\'s scope', () => {
+  const SETW = "tools/table.cpp:2:30: error: ‘setw’ is not a member of ‘std’";
+  const QUOTED = "cli/listing.cpp:2:30: error: ‘quoted’ is not a member of ‘std’";
+  const captured = (id: string, errorText: string, over: Partial<Lesson> = {}) =>
+    lesson(id, errorText, { change: '--- a.cpp\n+++ a.cpp\n+#include <iomanip>', fixApproach: 'Added `#include <iomanip>`', ...over });
+
+  it('a captured fix for one name is a near miss for another name under the same signature: weak, never unasked', async () => {
+    const e = engine([captured('setw', SETW.replace('tools/table', 'cli/a'), { scope: ['cli/**'] })]);
+    const [r] = await e.full({ text: QUOTED, file: 'cli/listing.cpp' });
+    assert.strictEqual(r?.memory.id, 'setw');
+    assert.ok(r.weak && r.why.some(w => w.includes("different name 'quoted'")), r.why.join(' | '));
+    assert.deepStrictEqual(await e.recall({ text: QUOTED, file: 'cli/listing.cpp', proactive: true }), []);
+    // The file the error is in is where, not what: the same name in another file is the same error.
+    assert.deepStrictEqual(await e.recall({ text: SETW.replace('tools/table', 'cli/b'), file: 'cli/b.cpp', proactive: true }), ['setw']);
+  });
+
+  it('names of the program\'s own bindings do not tell errors apart; a lesson in words speaks of the kind', async () => {
+    const unbound = (v: string) => `src/cart.erl:4:30: variable '${v}' is unbound`;
+    const e = engine([captured('erl', unbound('Pric'), { change: '-Pric\n+Price' })]);
+    assert.deepStrictEqual(await e.recall({ text: unbound('Taxx'), file: 'src/invoice.erl', proactive: true }), ['erl']);
+    const worded = engine([lesson('libm', "sim.c:(.text+0x2b): undefined reference to `sqrt'", { rootCause: 'libm is not linked by default', fixApproach: 'link with -lm' })]);
+    assert.deepStrictEqual(await worded.recall({ text: "stats.c:(.text+0x33): undefined reference to `pow'", file: 'stats.c', proactive: true }), ['libm']);
+  });
+
+  it('the same error naming the same things answers outside the lesson\'s scope, unless a lesson in scope has it', async () => {
+    const cli = captured('cli', SETW.replace('tools/table', 'cli/a'), { scope: ['cli/**'] });
+    assert.deepStrictEqual(await engine([cli]).recall({ text: SETW, file: 'tools/table.cpp', proactive: true }), ['cli']);
+    const tools = captured('tools', SETW, { scope: ['tools/**'], fixApproach: 'Added `#include <iomanip>` to tools/table.h' });
+    assert.deepStrictEqual(await engine([cli, tools]).recall({ text: SETW, file: 'tools/table.cpp' }), ['tools']);
+    // Another name away from the scope is noise, not even a weak answer.
+    assert.deepStrictEqual(await engine([cli]).recall({ text: QUOTED.replace('cli/listing', 'tools/x'), file: 'tools/x.cpp' }), []);
+  });
+});
+
+describe('recall: words alone must say the memory\'s own error too', () => {
+  it('a lesson about another column shares every word of the query but its own: weak, never unasked', async () => {
+    const sqlite = (col: string) => `Parse error near line 3: table users has no column named ${col}`;
+    const e = engine([
+      lesson('emial', `sqlite3 exited with code 1: ${sqlite('emial')}`, { errorSignature: `shell:-:sqlite3 exited with code <n>: ${sqlite('emial').toLowerCase().replace('3', '<n>')}` }),
+      lesson('other', 'Error: listen EADDRINUSE: address already in use :::3000'),
+    ]);
+    assert.deepStrictEqual(await e.recall({ text: sqlite('emial'), file: 'db/seed.sql', proactive: true }), ['emial']);
+    assert.deepStrictEqual(await e.recall({ text: sqlite('phone'), file: 'db/seed.sql', proactive: true }), []);
+    assert.strictEqual((await e.full({ text: sqlite('phone'), file: 'db/seed.sql' }))[0]?.memory.id, 'emial');
+  });
+
+  it('a test runner\'s summary line is told apart by which test failed (libtest `test x ... FAILED`)', async () => {
+    const run = (t: string) => `running 1 test\ntest ${t} ... FAILED\n\nfailures:\n\n---- ${t} stdout ----\n\nerror: test failed, to rerun pass \`--lib\``;
+    const e = engine([lesson('hours', 'error: test failed, to rerun pass `--lib`\ntest: tests::parses_hours', { change: '-n * 60\n+n * 3600' })]);
+    assert.deepStrictEqual(await e.recall({ text: run('tests::parses_hours'), file: 'src/lib.rs', proactive: true }), ['hours']);
+    assert.deepStrictEqual(await e.recall({ text: run('tests::rejects_empty'), file: 'src/lib.rs', proactive: true }), []);
+  });
+});
+
+describe('recall: the same error in another output format', () => {
+  it('the lesson\'s error code with its whole message in the query answers unasked; the code alone does not', async () => {
+    const e = engine([lesson('sc1020', 'You need a space before the ].', { errorSignature: 'shellcheck:SC1020:you need a space before the ]' })]);
+    const cli = 'In scripts/lint.sh line 2:\nif [ -z "$CI"]; then\n                 ^-- SC1020 (error): You need a space before the ].\n';
+    assert.deepStrictEqual(await e.recall({ text: cli, file: 'scripts/lint.sh', proactive: true }), ['sc1020']);
+    const other = 'In scripts/lint.sh line 2:\n                 ^-- SC1020 (error): You need a space after the [.\n';
+    assert.deepStrictEqual(await e.recall({ text: other, file: 'scripts/lint.sh', proactive: true }), []);
+  });
+});

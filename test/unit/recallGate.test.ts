@@ -34,6 +34,8 @@ describe('recall gate: quiet when it has nothing (calibration set of real tool o
     assert.strictEqual(isStrong({ ...base, signature: 'other-details', coverage: 1, matched: 20 }), false);
     assert.strictEqual(isStrong({ ...base, coverage: 0.9, matched: 6, messageCoverage: 0.5 }), false, 'shared trace words without the message');
     assert.strictEqual(isStrong({ ...base, coverage: 0.9, matched: 6, messageCoverage: 1 }), true);
+    assert.strictEqual(isStrong({ ...base, coverage: 0.9, matched: 6, ownCoverage: 0.8 }), false, "the memory's own error has words the query lacks: another error");
+    assert.strictEqual(isStrong({ ...base, coverage: 0.9, matched: 6, ownCoverage: 1 }), true);
     assert.strictEqual(isStrong({ ...base, coverage: 0.3, matched: 6, similarity: 0.95, model: false }), false, 'hashed vectors prove nothing more than words');
     assert.strictEqual(isStrong({ ...base, coverage: 0.3, matched: 6, similarity: 0.95, model: true }), true);
   });

@@ -7,6 +7,26 @@
 import type { ErrorDetail } from '../errorDetails';
 import type { Memory } from '../types';
 
+/** Runner lines naming a failed test that errorDetails does not read: libtest's `test x ... FAILED`. */
+const RUNNER_FAILED = [/^test (\S{1,200}) \.\.\. FAILED$/];
+const MAX_RUNNER_LINES = 2000;
+
+/**
+ * The tests a runner's own status lines report failed, as test details, for a query whose error is the
+ * runner's summary (cargo's `error: test failed, to rerun pass --lib` is the same for every test): which
+ * test failed tells one failure from another, as errorDetails' test kinds do.
+ */
+export function runnerFailedTests(raw: string): ErrorDetail[] {
+  const out = new Map<string, ErrorDetail>();
+  for (const line of raw.split('\n', MAX_RUNNER_LINES)) {
+    for (const re of RUNNER_FAILED) {
+      const m = re.exec(line.trim());
+      if (m && !out.has(m[1])) out.set(m[1], { kind: 'test', noun: 'test', value: m[1] });
+    }
+  }
+  return [...out.values()];
+}
+
 /** Shorter names ("adds", "works") are too common to identify a test by their text alone. */
 const MIN_NAME_CHARS = 10;
 
