@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { DEMO, buildOutputIn, scenarios } from '../lib/scenarios.mjs';
 import { startHost } from '../lib/host.mjs';
-import { KeyLog, memories, userSettings, waitFor, errorOf, storeSummary, aboutError } from '../lib/user.mjs';
+import { KeyLog, memories, userSettings, waitFor, storeSummary, aboutError } from '../lib/user.mjs';
 
 const ts2322 = m => m.kind === 'lesson' && aboutError(m, /TS2322/) && !m.unexplained;
 
