@@ -159,7 +159,10 @@ export class EpisodeTracker {
     this.noteActivity(file, 'savedAt', now);
     const state = this.files.get(file);
     if (state) for (const p of state.pending.values()) this.noteDeadline(this.pendingDeadline(file, p));
-    for (const ep of this.byFile.get(file) ?? []) ep.lastActivity = now;
+    for (const ep of this.byFile.get(file) ?? []) {
+      ep.lastActivity = now;
+      if (ep.resolvingSince !== undefined) this.noteDeadline(this.resolveDeadline(ep)); // a save confirms sooner
+    }
     return this.tick(now);
   }
 
@@ -419,10 +422,17 @@ export class EpisodeTracker {
     return Math.min(byIdle, Math.max(saved, p.firstSeen, a?.changedAt ?? -Infinity) + this.opts.settleMs);
   }
 
-  /** A vanished error is fixed once it stayed gone for the settle time with the file quiet. */
+  /**
+   * A vanished error is fixed once it stayed gone with the file quiet for the settle time and, while the
+   * last edit is not saved, the noise threshold has passed since that edit (edit-idle time, as an error
+   * must to count). A pause between two keys is not a fix: typed at 200-400 ms a key,
+   * `Number(process.env.PORT ?? 80` had cleared TS2322 for 1.5 s and became the lesson's fix.
+   */
   private resolveDeadline(ep: TrackedEpisode): number {
     const a = ep.file ? this.activity.get(ep.file) : undefined;
-    return Math.max(ep.resolvingSince ?? -Infinity, this.quietSince(a)) + this.opts.settleMs;
+    const settled = Math.max(ep.resolvingSince ?? -Infinity, this.quietSince(a)) + this.opts.settleMs;
+    const unsavedEdit = a?.editedAt !== undefined && !(a.savedAt !== undefined && a.savedAt >= a.editedAt) ? a.editedAt : undefined;
+    return unsavedEdit === undefined ? settled : Math.max(settled, unsavedEdit + this.opts.noiseThresholdMs);
   }
 
   private idleDeadline(ep: TrackedEpisode): number {

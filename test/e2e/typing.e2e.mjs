@@ -28,9 +28,12 @@ export default async function typing() {
     await waitFor('the lesson of the check failure', () => memories(host.storeDir).find(m => m.kind === 'lesson' && /ENOENT|settings\.json/.test(errorOf(m))));
     const log = engramLog(host.runDir);
     const diag = log.split('\n').filter(l => /episode opened \(diagnostics\)/.test(l));
-    assert.deepEqual(diag, [], 'typing opened an episode');
+    // The actual keystroke intervals: a stall as long as the noise threshold (4 s) on a loaded machine
+    // is a pause the product may rightly take for a finished line.
+    const keysSeen = `keystrokes actually ${JSON.stringify(ctx.keys.summary().actual)} ms apart`;
+    assert.deepEqual(diag, [], `typing opened an episode (${keysSeen})`);
     const typed = memories(host.storeDir).filter(m => (m.kind === 'lesson' || m.kind === 'episode') && !/ENOENT|settings\.json/.test(`${errorOf(m)} ${m.trigger ?? ''}`));
-    assert.deepEqual(typed.map(m => `${m.kind}: ${m.kind === 'lesson' ? errorOf(m) : m.trigger}`), [], 'a memory about an error that existed only while typing');
+    assert.deepEqual(typed.map(m => `${m.kind}: ${m.kind === 'lesson' ? errorOf(m) : m.trigger}`), [], `a memory about an error that existed only while typing (${keysSeen})`);
     console.log(`    keys: ${JSON.stringify(ctx.keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
   } catch (e) {
     await host.screenshot('typing-failure').catch(() => {});

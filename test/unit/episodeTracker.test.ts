@@ -71,6 +71,7 @@ describe('episodeTracker', () => {
     t.tick(4000);
     assert.strictEqual(t.open().length, 2);
     t.edited('a.ts', 6000);
+    t.saved('a.ts', 6050);
     // Only the TS2322 goes away; TS7006 stays.
     assert.deepStrictEqual(ended(t.diagnostics('a.ts', [err('tsc:TS7006:y')], 6100, OPEN)), []);
     const [done] = ended(t.tick(7100));
@@ -403,11 +404,29 @@ describe('EpisodeTracker: typing is not an error (issue 17)', () => {
     t.diagnostics('a.ts', [comma], 5900, OPEN);
     for (let now = 6200; now <= 8000; now += 300) { assert.deepStrictEqual(ended(t.tick(now)), []); t.edited('a.ts', now); }
     t.diagnostics('a.ts', [], 8100, OPEN);
-    assert.deepStrictEqual(ended(t.tick(8900)), [], 'settle runs from the last change, not from when the error left');
-    const [done] = ended(t.tick(9100));
+    assert.deepStrictEqual(ended(t.tick(11_900)), [], 'edit-idle time runs from the last edit, not from when the error left');
+    const [done] = ended(t.tick(12_000));
     assert.strictEqual(done.id, ep.id);
     assert.strictEqual(done.outcome, 'success');
     assert.strictEqual(done.recurrences, 0);
+  });
+
+  it('a pause between keys longer than the settle time is not a fix; the save is', () => {
+    // Live, at 200-400 ms a key: `Number(process.env.PORT ?? 80` cleared TS2322 (the rest of the line not
+    // typed yet) and a 1.5 s pause ended the episode with that half line as its fix.
+    const t = tracker();
+    t.diagnostics('a.ts', [err('tsc:TS2322:x')], 0, OPEN);
+    const [ep] = opened(t.tick(4000));
+    t.edited('a.ts', 5000);
+    t.diagnostics('a.ts', [comma], 5100, OPEN); // the half-typed line: TS2322 gone, a syntax error instead
+    assert.deepStrictEqual(ended(t.tick(7000)), [], 'a 1.9 s pause while typing');
+    t.edited('a.ts', 7000); // the rest of the line
+    t.diagnostics('a.ts', [], 7100, OPEN);
+    assert.deepStrictEqual(ended(t.tick(8000)), [], 'typed, not saved yet');
+    // Saved: the settle time (1 s here) since the last change has passed, so the save confirms it.
+    const [done] = ended(t.saved('a.ts', 8200));
+    assert.strictEqual(done.id, ep.id);
+    assert.strictEqual(done.outcome, 'success');
   });
 });
 

@@ -258,12 +258,20 @@ export async function openFile(page, rel, { timeout = 60_000 } = {}) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout });
   await input.fill(rel);
-  const base = path.basename(rel);
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: base }).first();
-  await row.waitFor({ state: 'visible', timeout });
-  await page.keyboard.press('Enter');
-  await page.locator(`.tabs-container .tab.active[aria-label*="${base}"], .tabs-container .tab.active[title*="${base}"]`).first().waitFor({ timeout }).catch(() => {});
-  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout });
+  // The row of exactly this file (name and folder), clicked: Enter took the top row, which may still be a
+  // recently opened file of the same name (src/config.ts for packages/api/src/config.ts) while the list
+  // catches up with the text.
+  const base = path.basename(rel), dir = path.dirname(rel) === '.' ? '' : path.dirname(rel);
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  const index = await waitFor(`${rel} in Quick Open`, () => rows.evaluateAll((els, [b, d]) => els.findIndex(el => {
+    const name = el.querySelector('.label-name')?.textContent?.trim();
+    const desc = el.querySelector('.label-description')?.textContent?.trim() ?? '';
+    return name === b && desc === d;
+  }), [base, dir]).then(i => (i >= 0 ? i + 1 : undefined)), { timeout, interval: 250 });
+  await rows.nth(index - 1).click();
+  // The editor of that file: the editor's DOM carries its document's URI (data-uri).
+  await waitFor(`the editor of ${rel}`, () => page.evaluate(r => [...document.querySelectorAll('.editor-instance .monaco-editor')]
+    .some(el => decodeURIComponent(el.getAttribute('data-uri') ?? '').endsWith(`/${r}`)), rel), { timeout, interval: 250 });
 }
 
 /** Puts the cursor at line:col (1-based) with Go to Line. */
