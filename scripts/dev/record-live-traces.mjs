@@ -51,8 +51,8 @@ const LIVE = {
     commands: 3,
     label: {
       description: '`npm run check` fails with ENOENT for config/settings.json; `mkdir -p config && echo ... > config/settings.json` in the terminal creates it; the check passes.',
-      family: 'node', mustContain: ['config/settings.json'], mustNotClaim: ['src/config.ts'], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'terminal', live: true, classes: [],
+      family: 'node', mustContain: ['config/settings.json', `mkdir -p config && echo '{"port": 8080}' > config/settings.json`], mustNotClaim: ['src/config.ts'], expectLesson: true, unexplained: false,
+      lessons: 1, errors: ["Error: ENOENT: no such file or directory, open 'config/settings.json'"], mustNotSay: ['did not fix', '⠙'], resolved: 'fixed', story: 'terminal', live: true, classes: [],
     },
   },
   'typing-transient-errors': {
@@ -151,7 +151,7 @@ const LIVE = {
     label: {
       description: '`cargo build` fails with E0308 mismatched types: `let retries: u32 = "3";` in src/main.rs; the line is retyped as `let retries: u32 = 3;` and saved; the build passes. Cargo.lock and target/ (written by cargo) are not fixes.',
       family: 'cargo', mustContain: ['let retries: u32 = 3;'], mustNotClaim: ['Cargo.toml'], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
+      lessons: 1, errors: ['error[E0308]: mismatched types'], mustNotSay: ['did not fix', 'could not compile', 'Building ['], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
     },
   },
   'javac-symbol-typo': {
