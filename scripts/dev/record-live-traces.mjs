@@ -85,7 +85,7 @@ const LIVE = {
     label: {
       description: "Editor only: a clean src/config.ts whose port line is retyped as `port: process.env.PORT ?? '8080',` and saved (TS2322 reported by the language server), then retyped as Number(process.env.PORT ?? 8080) and saved; no error remains.",
       family: 'tsc', mustContain: ['Number(process.env.PORT ?? 8080)'], mustNotClaim: [], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'editor', live: true, mergeGroup: 'live-demo-port', classes: ['typing'],
+      lessons: 1, errors: ["Type 'string' is not assignable to type 'number'."], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'editor', live: true, mergeGroup: 'live-demo-port', classes: ['typing'],
     },
   },
   'check-port-string': {
