@@ -28,7 +28,8 @@ const PLACEHOLDERS = {
   '/tmp/engram-trace': 'the run folder around it',
   '/home/dev': "the recording machine's home",
 };
-const TS2322 = "src/config.ts(11,3): error TS2322: Type 'string' is not assignable to type 'number'.";
+// As tsc prints it in the integrated terminal (a TTY: the pretty format, `src/config.ts:11:3 - error TS2322: …`).
+const TS2322 = "error TS2322: Type 'string' is not assignable to type 'number'.";
 const CMD = 'Engram: Record a Capture Trace (start/stop)';
 /** The key the run's keybindings.json binds to the command, with the trace's file as its argument. */
 const RECORD_KEY = 'Control+Alt+Shift+F9';
@@ -68,8 +69,8 @@ const LIVE = {
     label: {
       description: 'The demo without its TypeScript: `npm run build` fails with `sh: 1: tsc: not found`; `npm install --save-dev typescript` installs it (package.json and package-lock.json change); the build then fails with TS2322 instead, a different error; the line is fixed as Number(process.env.PORT ?? 8080) and the build passes. Two lessons: the install resolved the first error.',
       family: 'npm', mustContain: ['npm install --save-dev typescript', 'Number(process.env.PORT ?? 8080)'], mustNotClaim: ['package-lock.json'], decoys: ['package-lock.json'],
-      expectLesson: true, unexplained: false, lessons: 2, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, mergeGroup: 'live-demo-port',
-      classes: ['changed-error', 'install-command', 'lockfile', 'build-output'],
+      expectLesson: true, unexplained: false, lessons: 2, errors: ['sh: 1: tsc: not found', TS2322], mustNotSay: ['did not fix', 'Found 1 error', '⠙'], resolved: 'fixed', story: 'mixed', live: true, mergeGroup: 'live-demo-port',
+      classes: ['changed-error', 'install-command', 'lockfile', 'build-output', 'summary-line'],
     },
   },
   'same-fix-two-folders': {
