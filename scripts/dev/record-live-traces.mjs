@@ -118,7 +118,7 @@ const LIVE = {
     label: {
       description: 'Read-only commands in the terminal: `echo $SHELL; which tsc` (which exits 1: tsc is the project\'s own, not on PATH), `ls src`, then `npm run build` passes. Nothing failed that needed a fix: no episode, no lesson.',
       family: 'shell', mustContain: [], mustNotClaim: [], expectLesson: false, unexplained: false,
-      lessons: 0, story: 'terminal', live: true, classes: ['nothing-to-learn'],
+      lessons: 0, story: 'terminal', live: true, classes: ['nothing-to-learn', 'read-only'],
     },
   },
   // Sessions in other tools than the demo's tsc and node (python3, pytest, make + gcc, cargo, javac).
