@@ -28,7 +28,8 @@ const PLACEHOLDERS = {
   '/tmp/engram-trace': 'the run folder around it',
   '/home/dev': "the recording machine's home",
 };
-const TS2322 = "src/config.ts(11,3): error TS2322: Type 'string' is not assignable to type 'number'.";
+// As tsc prints it in the integrated terminal (a TTY: the pretty format, `src/config.ts:11:3 - error TS2322: …`).
+const TS2322 = "error TS2322: Type 'string' is not assignable to type 'number'.";
 const CMD = 'Engram: Record a Capture Trace (start/stop)';
 /** The key the run's keybindings.json binds to the command, with the trace's file as its argument. */
 const RECORD_KEY = 'Control+Alt+Shift+F9';
@@ -51,8 +52,8 @@ const LIVE = {
     commands: 3,
     label: {
       description: '`npm run check` fails with ENOENT for config/settings.json; `mkdir -p config && echo ... > config/settings.json` in the terminal creates it; the check passes.',
-      family: 'node', mustContain: ['config/settings.json'], mustNotClaim: ['src/config.ts'], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'terminal', live: true, classes: [],
+      family: 'node', mustContain: ['config/settings.json', `mkdir -p config && echo '{"port": 8080}' > config/settings.json`], mustNotClaim: ['src/config.ts'], expectLesson: true, unexplained: false,
+      lessons: 1, errors: ["Error: ENOENT: no such file or directory, open 'config/settings.json'"], mustNotSay: ['did not fix', '⠙'], resolved: 'fixed', story: 'terminal', live: true, classes: [],
     },
   },
   'typing-transient-errors': {
@@ -68,8 +69,8 @@ const LIVE = {
     label: {
       description: 'The demo without its TypeScript: `npm run build` fails with `sh: 1: tsc: not found`; `npm install --save-dev typescript` installs it (package.json and package-lock.json change); the build then fails with TS2322 instead, a different error; the line is fixed as Number(process.env.PORT ?? 8080) and the build passes. Two lessons: the install resolved the first error.',
       family: 'npm', mustContain: ['npm install --save-dev typescript', 'Number(process.env.PORT ?? 8080)'], mustNotClaim: ['package-lock.json'], decoys: ['package-lock.json'],
-      expectLesson: true, unexplained: false, lessons: 2, errors: [TS2322], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, mergeGroup: 'live-demo-port',
-      classes: ['changed-error', 'install-command', 'lockfile', 'build-output'],
+      expectLesson: true, unexplained: false, lessons: 2, errors: ['sh: 1: tsc: not found', TS2322], mustNotSay: ['did not fix', 'Found 1 error', '⠙'], resolved: 'fixed', story: 'mixed', live: true, mergeGroup: 'live-demo-port',
+      classes: ['changed-error', 'install-command', 'lockfile', 'build-output', 'summary-line'],
     },
   },
   'same-fix-two-folders': {
@@ -85,7 +86,7 @@ const LIVE = {
     label: {
       description: "Editor only: a clean src/config.ts whose port line is retyped as `port: process.env.PORT ?? '8080',` and saved (TS2322 reported by the language server), then retyped as Number(process.env.PORT ?? 8080) and saved; no error remains.",
       family: 'tsc', mustContain: ['Number(process.env.PORT ?? 8080)'], mustNotClaim: [], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'editor', live: true, mergeGroup: 'live-demo-port', classes: ['typing'],
+      lessons: 1, errors: ["Type 'string' is not assignable to type 'number'."], mustNotSay: ['did not fix'], resolved: 'fixed', story: 'editor', live: true, mergeGroup: 'live-demo-port', classes: ['typing'],
     },
   },
   'check-port-string': {
@@ -117,7 +118,7 @@ const LIVE = {
     label: {
       description: 'Read-only commands in the terminal: `echo $SHELL; which tsc` (which exits 1: tsc is the project\'s own, not on PATH), `ls src`, then `npm run build` passes. Nothing failed that needed a fix: no episode, no lesson.',
       family: 'shell', mustContain: [], mustNotClaim: [], expectLesson: false, unexplained: false,
-      lessons: 0, story: 'terminal', live: true, classes: ['nothing-to-learn'],
+      lessons: 0, story: 'terminal', live: true, classes: ['nothing-to-learn', 'read-only'],
     },
   },
   // Sessions in other tools than the demo's tsc and node (python3, pytest, make + gcc, cargo, javac).
@@ -151,7 +152,7 @@ const LIVE = {
     label: {
       description: '`cargo build` fails with E0308 mismatched types: `let retries: u32 = "3";` in src/main.rs; the line is retyped as `let retries: u32 = 3;` and saved; the build passes. Cargo.lock and target/ (written by cargo) are not fixes.',
       family: 'cargo', mustContain: ['let retries: u32 = 3;'], mustNotClaim: ['Cargo.toml'], expectLesson: true, unexplained: false,
-      lessons: 1, mustNotSay: ['did not fix'], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
+      lessons: 1, errors: ['error[E0308]: mismatched types'], mustNotSay: ['did not fix', 'could not compile', 'Building ['], resolved: 'fixed', story: 'mixed', live: true, classes: ['build-output', 'typing'],
     },
   },
   'javac-symbol-typo': {
