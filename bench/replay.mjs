@@ -10,7 +10,7 @@
 //   node esbuild.mjs && node bench/replay.mjs [--sizes 25000,50000,100000] [--cli OTHER/dist/cli.js]
 //        [--baseline OTHER/dist/cli.js] [--json]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,7 +38,8 @@ function plainPass(file) {
 /** One session of `n` events from the real traces, copy after copy. */
 function session(n) {
   const dir = join(root, 'test/fixtures/traces');
-  const traces = readdirSync(dir).filter(f => f.endsWith('.jsonl')).sort()
+  // Traces only: each has its label beside it (queries.jsonl there is a query set, whose lines are no events).
+  const traces = readdirSync(dir).filter(f => f.endsWith('.jsonl') && existsSync(join(dir, f.replace(/\.jsonl$/, '.label.json')))).sort()
     .map(f => readFileSync(join(dir, f), 'utf8').trim().split('\n').map(l => JSON.parse(l)).filter(e => e.type !== 'end'));
   const out = [];
   let t0 = 0;
