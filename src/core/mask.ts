@@ -55,7 +55,10 @@ export interface SecretHit {
 }
 
 // Order matters only for the kind reported when two detectors cover the same span (earlier wins a tie).
-const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS, ...PASSWORD_DETECTORS, ...PROSE_DETECTORS];
+// The generic KEY=value rule (env-secret) comes after the password rules, so `password: X` is named a
+// password whatever X holds; connection strings and headers keep their own names before both.
+const isEnvSecret = (d: Detector) => d.kind === 'env-secret';
+const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS.filter(d => !isEnvSecret(d)), ...PASSWORD_DETECTORS, ...KEY_VALUE_DETECTORS.filter(isEnvSecret), ...PROSE_DETECTORS];
 
 /** A hint made of case-blind literal words only (`pass|pw`, `authorization`). */
 const wordsOf = (hint: RegExp | undefined): string[] | undefined =>

@@ -18,10 +18,22 @@ export interface Detector {
   hint?: RegExp;
 }
 
-const SAFE_VALUE = /^(?:«[^»]*»|\*+|x+|X+|\.\.\.|…|<[^>]*>|\$\{[^}]*\}?|\$\w+|%\w+%|\{\{[^}]*\}\}|string|number|boolean|any|unknown|null|undefined|none|None|true|false|[Yy]es|YES|[Nn]o|NO|on|off|ON|OFF|unset|empty|hidden|str|int|bytes|optional|required|changeme|redacted|REDACTED|process\.env\.\w+|os\.environ.*|env\(.*|getenv\(.*)$/;
+// What stands where a secret would go: masks, stars, template and env references, type names, the words
+// help texts and usage lines write there (`--password=PASS`, `--docker-password=DOCKER_PASSWORD`,
+// `[user:passwd@]`, `-passin val`): an all-capitals metavariable with no digit, or the secret's own name.
+const SAFE_VALUE = /^(?:[A-Z][A-Z_]{1,40}|pass|passwd|password|pwd|pw|secret|token|val|value|phrase|passphrase|apikey|api_key|arg|«[^»]*»|\*+|x+|X+|\.\.\.|…|<[^>]*>|\$\{[^}]*\}?|\$\w+|%\w+%|\{\{[^}]*\}\}|string|number|boolean|any|unknown|null|undefined|none|None|true|false|[Yy]es|YES|[Nn]o|NO|on|off|ON|OFF|unset|empty|hidden|str|int|bytes|optional|required|changeme|redacted|REDACTED|process\.env\.\w+|os\.environ.*|env\(.*|getenv\(.*)$/;
 
 /** False for empty values and for what a person writes where a secret would go (placeholders, types, env references). */
 export const notPlaceholder = (v: string): boolean => v.length > 0 && !SAFE_VALUE.test(v.replace(/^["']|["']$/g, ''));
+
+/**
+ * A file path: where a secret lives, not the secret (`--from-file=ssh-privatekey=path/to/id_rsa`,
+ * `--key-file ~/.ssh/id`, `C:\\keys\\app.pfx`). Relative ones need lower-case folders, so base64 with a `/`
+ * in it (mixed case in every piece) is not read as one.
+ */
+export function pathLike(v: string): boolean {
+  return /^(?:[~.]?\/|[A-Za-z]:\\)/.test(v) || /^(?:\.{1,2}\/)?(?:[a-z0-9_.-]{1,64}\/){1,12}[A-Za-z0-9_.-]{1,128}$/.test(v);
+}
 
 /**
  * A bare word that could be a password: 6+ characters, no whitespace, letters plus a digit or a symbol,

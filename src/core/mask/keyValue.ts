@@ -1,8 +1,9 @@
-// Secrets recognised by the words around them: KEY=value, "key": value, connection strings,
+// Secrets recognised by the words around them: KEY=value (a `#` inside a bare value is part of it; one
+// after a blank starts a comment), "key": value, connection strings,
 // Authorization and Cookie headers, an AWS secret key named nearby. The key decides; the value only
 // has to be something other than a placeholder, so key names that merely CONTAIN a secret word
 // (tokenExpiresAt, max_tokens, InvalidClientTokenId, AuthenticationTokenServiceImpl.java) are vetoed.
-import { notPlaceholder, type Detector } from './detector';
+import { notPlaceholder, pathLike, type Detector } from './detector';
 
 // Words that make a KEY=value / "key": value pair secret.
 const SECRET_WORD = String.raw`(?:PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|API[_-]?KEY|APIKEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|AUTH[_-]?KEY|CLIENT[_-]?SECRET|CREDENTIALS?|SESSION[_-]?KEY|SIGNING[_-]?KEY|ENCRYPTION[_-]?KEY|MASTER[_-]?KEY|APP(?:LICATION)?[_-]?KEY|SUBSCRIPTION[_-]?KEY|LICENSE[_-]?KEY|ACCOUNT[_-]?KEY|INGEST[_-]?KEY|_authToken|_auth|DSN|COOKIE[_-]?SECRET|WEBHOOK[_-]?URL)`;
@@ -43,6 +44,8 @@ function secretKeyValue(value: string, m: RegExpExecArray): boolean {
   // A service account's private_key_id names its key: kept out of memories like the key itself.
   if (METADATA_KEY.test(key) && !/webhook[_-]?url$|_auth$|^_auth|private[_-]?key[_-]?id$/i.test(key)) return false;
   if (!/[A-Za-z0-9]/.test(value) || /^\d{1,3}$/.test(value)) return false;
+  // A path names the file that holds the secret (a bare value only: a quoted one may be a password with a `/`).
+  if (m[6] !== undefined && pathLike(value)) return false;
   // Code, not a value: `token = String::from(…)`, `secret = crypto.randomBytes(…)`.
   if (m[6] !== undefined && /^[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*\(/.test(value)) return false;
   // A bare number under a token/key name is a count or a timestamp; under a password name it may be a PIN.
@@ -76,5 +79,8 @@ export const KEY_VALUE_DETECTORS: Detector[] = [
   { kind: 'session-cookie', hint: /sess|sid=|__Secure-|__Host-|remember_|auth_token/i, re: /(?<![\w.-])(?:session|sessionid|session_id|sess|sid|connect\.sid|PHPSESSID|JSESSIONID|ASP\.NET_SessionId|laravel_session|_session_id|[\w-]{1,30}_session|_gh_sess|__Secure-[\w-]{1,40}|__Host-[\w-]{1,40}|remember_token|remember_user_token|auth_token)=([A-Za-z0-9%._~+/=:-]{8,400})(?![^;\s"',&])/gi, group: 1, accept: notPlaceholder },
   { kind: 'session-cookie', hint: /cookie/i, re: /\b(?:Set-)?Cookie["']?\s*:\s*["']?[^=\s;"']{1,60}=([^;\s"',]{8,400})/gi, group: 1, accept: notPlaceholder },
   // KEY=value, KEY: value, "key": "value" where the key names a secret
-  { kind: 'env-secret', hint: /pass|pwd|secret|token|key|credential|_auth|dsn|cookie|webhook/i, re: new RegExp(String.raw`(${SECRET_WORD}[A-Za-z0-9_.-]{0,40})(["']?)(\s*[:=]\s*)(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s,;"'}\]#]{1,500}))`, 'gi'), pick: m => m[4] ?? m[5] ?? unbalancedParen(m[6]), accept: secretKeyValue },
+  { kind: 'env-secret', hint: /pass|pwd|secret|token|key|credential|_auth|dsn|cookie|webhook/i, re: new RegExp(String.raw`(${SECRET_WORD}[A-Za-z0-9_.-]{0,40})(["']?)(\s*[:=]\s*)(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s,;"'}\]#][^\s,;"'}\]]{0,499}))`, 'gi'), pick: m => m[4] ?? m[5] ?? unbalancedParen(m[6]), accept: secretKeyValue },
+  // Environment variables whose name ends in a glued credential word (SSHPASS=, SMTPPASS=, REDISCLI_AUTH=,
+  // MYSQL_PWD=): upper case, as the shell and CI logs show them.
+  { kind: 'env-secret', hint: /PASS|PWD|_AUTH|_PW|_PIN/, re: /(?<![\w.-])[A-Z][A-Z0-9_]{0,40}(?:PASS|PASSWD|PWD|_AUTH|_PW|_PIN)=(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|((?:[^\s"';&|]|&(?![&\s]|$)){1,500}))/g, pick: m => m[1] ?? m[2] ?? m[3], accept: (v, m) => !/^(?:OLD)?PWD=/.test(m[0]) && notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && !/^\d{1,3}$/.test(v) },
 ];

@@ -1,5 +1,6 @@
 // Personal data: e-mail addresses (ASCII, internationalised, URL-encoded and written out as
-// "name [at] host [dot] com"), phone numbers (US, Korean, UK), 주민등록번호 (resident registration
+// "name [at] host [dot] com", `&#64;`, ` @ `, `host[.]com`), phone numbers (US, Korean, UK, and any
+// country's written with +CC or 00CC), national identity numbers (checksums where they have one), 주민등록번호 (resident registration
 // numbers, check digit verified when written without its dash), IBANs (ISO 13616 mod 97), passport
 // numbers named as such, payment card numbers (Luhn-checked, known issuer prefixes) and home
 // directories. Replaced by «email», «phone», «rrn», «iban», «passport», «card» and "~".
@@ -97,6 +98,93 @@ function ukPhone(v: string): boolean {
   return /[ ()]/.test(v) || v.startsWith('+') || national.startsWith('07');
 }
 
+/**
+ * Country calling codes (ITU E.164) and the lengths of the national number after them, for the
+ * countries developers' logs name most. A number written with `+CC` or `00CC` is a phone number only
+ * when its length fits its country: `+1 2 3`, `+12 more`, `+0100` and version builds do not.
+ */
+const CALLING_CODES: Record<string, [number, number]> = {
+  1: [10, 10], 7: [10, 10], 20: [9, 10], 27: [9, 9], 30: [10, 10], 31: [9, 9], 32: [8, 9], 33: [9, 9], 34: [9, 9],
+  36: [8, 9], 39: [6, 11], 40: [9, 9], 41: [9, 9], 43: [7, 13], 44: [9, 10], 45: [8, 8], 46: [7, 10], 47: [8, 8],
+  48: [9, 9], 49: [6, 13], 51: [8, 9], 52: [10, 10], 54: [10, 11], 55: [10, 11], 56: [9, 9], 57: [10, 10],
+  60: [8, 10], 61: [9, 9], 62: [8, 12], 63: [10, 10], 64: [8, 10], 65: [8, 8], 66: [8, 9], 81: [9, 10],
+  82: [8, 10], 84: [9, 10], 86: [10, 11], 90: [10, 10], 91: [10, 10], 92: [10, 10], 98: [10, 10],
+  234: [8, 10], 254: [9, 9], 351: [9, 9], 353: [7, 9], 358: [6, 12], 380: [9, 9], 420: [9, 9], 852: [8, 8],
+  886: [8, 9], 966: [9, 9], 971: [8, 9], 972: [8, 9],
+};
+
+/** `+CC …` / `00CC …`: a known calling code, then a national number of that country's length. */
+function internationalPhone(v: string): boolean {
+  const compact = v.replace(/\(0\)/, '');
+  const digits = compact.replace(/\D/g, '');
+  const all = v.startsWith('+') ? digits : digits.slice(2);
+  // 00 is also how long zero-padded numbers begin: written that way a phone has a blank after its code.
+  if (!v.startsWith('+') && !/^00\d{1,3}[ \t.-]/.test(v)) return false;
+  for (const n of [1, 2, 3]) {
+    const range = CALLING_CODES[all.slice(0, n)];
+    if (!range) continue;
+    // A trunk 0 written after the code (+44 020 …, or the (0) dropped above) is not counted.
+    const national = all.slice(n).replace(/^0/, '');
+    if (national.length >= range[0] && national.length <= range[1]) return n !== 1 || /^[2-9]/.test(national);
+  }
+  return false;
+}
+
+/** Brazil's CPF: two mod-11 check digits (all-equal digits are not issued). */
+function cpfValid(v: string): boolean {
+  const d = v.replace(/\D/g, '');
+  if (d.length !== 11 || /^(\d)\1+$/.test(d)) return false;
+  const dv = (n: number) => { let s = 0; for (let i = 0; i < n; i++) s += Number(d[i]) * (n + 1 - i); const r = (s * 10) % 11; return r === 10 ? 0 : r; };
+  return dv(9) === Number(d[9]) && dv(10) === Number(d[10]);
+}
+
+/** China's resident identity number: a birth date in it, ISO 7064 MOD 11-2 check character. */
+function cnIdValid(v: string): boolean {
+  if (!/^\d{17}[\dX]$/.test(v) || !/^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/.test(v.slice(6, 14))) return false;
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  let s = 0;
+  for (let i = 0; i < 17; i++) s += Number(v[i]) * w[i];
+  return '10X98765432'[s % 11] === v[17];
+}
+
+const VERHOEFF_D = ['0123456789', '1234067895', '2340178956', '3401289567', '4012395678', '5987604321', '6598710432', '7659821043', '8765932104', '9876543210'];
+const VERHOEFF_P = ['0123456789', '1576283094', '5803796142', '8916043527', '9453126870', '4286573901', '2793806415', '7046913258'];
+/** India's Aadhaar: 12 digits, first 2-9, Verhoeff check digit. */
+function aadhaarValid(v: string): boolean {
+  const d = v.replace(/[ -]/g, '');
+  if (!/^[2-9]\d{11}$/.test(d)) return false;
+  let c = 0;
+  for (let i = 0; i < 12; i++) c = Number(VERHOEFF_D[c][Number(VERHOEFF_P[i % 8][Number(d[11 - i])])]);
+  return c === 0;
+}
+
+/** Spain's DNI (8 digits) and NIE (X/Y/Z and 7 digits): the letter of the number mod 23. */
+function dniValid(v: string): boolean {
+  const n = v.slice(0, -1).replace(/^[XYZ]/, c => String('XYZ'.indexOf(c)));
+  return /^\d{8}$/.test(n) && 'TRWAGMYFPDXBNJZSQVHLCKE'[Number(n) % 23] === v.slice(-1);
+}
+
+/** Japan's My Number: 11 digits and a mod-11 check digit. */
+function myNumberValid(v: string): boolean {
+  const d = v.replace(/[ -]/g, '');
+  if (!/^\d{12}$/.test(d)) return false;
+  let s = 0;
+  for (let n = 1; n <= 11; n++) s += Number(d[11 - n]) * (n <= 6 ? n + 1 : n - 5);
+  const r = s % 11;
+  return (r <= 1 ? 0 : 11 - r) === Number(d[11]);
+}
+
+const CF_ODD = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23];
+/** Italy's codice fiscale: its check letter over the 15 characters before it. */
+function codiceFiscaleValid(v: string): boolean {
+  let s = 0;
+  for (let i = 0; i < 15; i++) { const c = v[i]; const x = c >= 'A' ? c.charCodeAt(0) - 65 : c.charCodeAt(0) - 48; s += i % 2 === 0 ? CF_ODD[x] : x; }
+  return String.fromCharCode(65 + (s % 26)) === v[15];
+}
+
+/** A US social security number as issued: not area 000, 666 or 9xx, group 00 or serial 0000. */
+const ssnValid = (v: string) => !/^(?:000|666|9\d\d)|^\d{3}-00|-0000$/.test(v);
+
 // Obfuscated addresses: "dana.park [at] acme-corp [dot] io", "minsu(at)shop(dot)co(dot)kr", "j.doe AT acme DOT com".
 // A bare lower-case " at " is left out: stack traces ("    at Object.<anonymous>") have it on every line.
 const AT = String.raw`(?:\s*(?:\[(?:at|AT)\]|\((?:at|AT)\)|\{(?:at|AT)\}|<(?:at|AT)>)\s*|\s+AT\s+)`;
@@ -129,6 +217,12 @@ export function findEmails(text: string): { start: number; end: number }[] {
   return out;
 }
 
+// An address with its `@` written another way: an HTML entity (`&#64;`, `&commat;`), blanks around it
+// (`dana.park @ acme-corp.io`), or a "defanged" domain (`acme-mail[.]com`), and local parts with DOT.
+const ENTITY_OR_SPACED_AT = /(?<![\w.+-])[A-Za-z0-9][\w.+-]{0,63}(?:&#64;|&#x40;|&commat;| @ )[A-Za-z0-9][\w-]{0,62}(?:\.[\w-]{1,63}){0,4}\.[A-Za-z]{2,24}(?![\w-])/g;
+const DEFANGED = /(?<![\w.+-])[A-Za-z0-9][\w.+-]{0,63}@[A-Za-z0-9][\w-]{0,62}(?:(?:\[\.\]|\(\.\)|\.)[\w-]{1,63}){0,4}(?:\[\.\]|\(\.\))[A-Za-z]{2,24}(?![\w-])/g;
+const DOTTED_LOCAL = new RegExp(String.raw`(?<![\w.+-])[\w+-]{1,32}(?:\s+DOT\s+[\w+-]{1,32}){1,3}${AT}[\w-]{1,63}(?:${DOT}[\w-]{1,63}){1,4}(?![\w-])`, 'g');
+
 export const PERSONAL_DETECTORS: Detector[] = [
   { kind: 'email', personal: true, re: EMAIL_URL_ENCODED, accept: aPerson, hint: /%40/ },
   // US: (415) 555-0132, 415-555-0132, 415.555.0132, +1 415 555 0132.
@@ -145,9 +239,26 @@ export const PERSONAL_DETECTORS: Detector[] = [
   // IBAN, compact or in groups of four, checked mod 97.
   { kind: 'iban', personal: true, hint: /[A-Z]{2}\d{2} ?[A-Z0-9]{4} ?[A-Z0-9]{4}/, re: /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?(?![A-Za-z0-9])/g, pick: validIban },
   // A passport number named as one, in the ten languages (a word with digits: 6-10 capitals and digits).
-  { kind: 'passport', personal: true, hint: /passport|pasaporte|passaporte|passeport|reisepass|паспорт|护照|護照|パスポート|여권|पासपोर्ट/i, re: /(?:passport|pasaporte|passaporte|passeport|reisepass|паспорт|护照|護照|パスポート|여권|पासपोर्ट)[^\n\d]{0,25}?(?<![A-Za-z0-9])((?=[A-Z]{0,8}\d)[A-Z0-9]{6,10})(?![A-Za-z0-9])/gi, group: 1, accept: passportNumber },
+  { kind: 'passport', personal: true, hint: /passport|pasaporte|passaporte|passaporto|passeport|reisepass|passnummer|paspoort|paszport|pasaport|paspor|hộ chiếu|паспорт|护照|護照|パスポート|여권|पासपोर्ट|جواز سفر|διαβατήριο/i, re: /(?:passport|pasaporte|passaporte|passaporto|passeport|reisepass|passnummer|paspoort|paszport|pasaport|paspor|hộ chiếu|паспорт|护照|護照|パスポート|여권|पासपोर्ट|جواز سفر|διαβατήριο)[^\n\d]{0,25}?(?<![A-Za-z0-9])((?=[A-Z]{0,8}\d)[A-Z0-9]{6,10})(?![A-Za-z0-9])/gi, group: 1, accept: passportNumber },
   { kind: 'email', personal: true, hint: / dot /, re: WORDED_EMAIL },
   { kind: 'email', personal: true, hint: /[[({<](?:at|AT)[\])}>]| AT /, re: OBFUSCATED_EMAIL, accept: v => /(?:dot|DOT|\.)[\s\])}>]*[A-Za-z]{2,24}$/.test(v) && /dot|DOT|\./.test(v.replace(/^[\w.+-]+/, '')) },
+  // Any country's number written internationally: +49 30 1234567, +81 90-1234-5678, 0044 20 7946 0958,
+  // +8210…; the calling code and the national number's length must fit (CALLING_CODES).
+  { kind: 'phone', personal: true, hint: /(?:\+|\b00)[1-9]/, re: /(?<![\w+./-])(?:\+|00)[1-9](?:\d|[ \t.-](?=[\d(])|\(\d{1,5}\)[ \t.-]?){5,24}(?<=\d)(?![\w+]|[.-]\d)/g, accept: internationalPhone },
+  // National identity numbers, named or by a shape that carries a check: US SSN, Brazil's CPF, China's
+  // 身份证, India's Aadhaar, Spain's DNI/NIE, Japan's My Number, Italy's codice fiscale, the UK's NINO.
+  { kind: 'national-id', personal: true, hint: /ssn|social security|sozialversicherung/i, re: /(?:\bSSN|social security(?: number| no\.?)?)\b[^\n\d]{0,20}?(?<![\w-])(\d{3}-\d{2}-\d{4}|\d{9})(?![\w-])/gi, group: 1, accept: v => ssnValid(v.length === 9 ? `${v.slice(0, 3)}-${v.slice(3, 5)}-${v.slice(5)}` : v) },
+  { kind: 'national-id', personal: true, hint: /\d{3}\.\d{3}\.\d{3}-\d{2}/, re: /(?<![\w.-])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\w-])/g, accept: cpfValid },
+  { kind: 'national-id', personal: true, hint: /cpf/i, re: /\bcpf\b[^\n\d]{0,12}?(?<![\w.-])(\d{11})(?![\w-])/gi, group: 1, accept: cpfValid },
+  { kind: 'national-id', personal: true, hint: /\d{17}/, re: /(?<![\w.-])\d{17}[\dX](?![\w-])/g, accept: cnIdValid },
+  { kind: 'national-id', personal: true, hint: /aadhaar|aadhar|आधार|uidai/i, re: /(?:aadhaa?r|आधार|uidai)[^\n\d]{0,20}?(?<![\w-])(\d{4}[ -]?\d{4}[ -]?\d{4})(?![\w-])/gi, group: 1, accept: aadhaarValid },
+  { kind: 'national-id', personal: true, hint: /\b(?:DNI|NIE|NIF)\b/i, re: /\b(?:DNI|NIE|NIF)\b[^\n\d]{0,12}?(?<![\w-])([XYZ]?\d{7,8}-?[A-Z])(?![\w-])/gi, group: 1, accept: v => dniValid(v.replace('-', '').toUpperCase()) },
+  { kind: 'national-id', personal: true, hint: /マイナンバー|個人番号|my ?number/i, re: /(?:マイナンバー|個人番号|my ?number)[^\n\d]{0,20}?(?<![\w-])(\d{4}[ -]?\d{4}[ -]?\d{4})(?![\w-])/gi, group: 1, accept: myNumberValid },
+  { kind: 'national-id', personal: true, hint: /[A-Z]{6}\d{2}[A-Z]/, re: /(?<![A-Za-z0-9])[A-Z]{6}\d{2}[A-EHLMPR-T][0-7]\d[A-Z]\d{3}[A-Z](?![A-Za-z0-9])/g, accept: codiceFiscaleValid },
+  { kind: 'national-id', personal: true, hint: /national insurance|\bNINO\b|\bNI number/i, re: /(?:national insurance(?: number| no\.?)?|\bNINO\b|\bNI number)[^\n]{0,12}?(?<![A-Za-z0-9])((?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D])(?![A-Za-z0-9])/gi, group: 1 },
+  { kind: 'email', personal: true, hint: /&#64;|&#x40;|&commat;| @ /, re: ENTITY_OR_SPACED_AT },
+  { kind: 'email', personal: true, hint: /\[\.\]|\(\.\)/, re: DEFANGED },
+  { kind: 'email', personal: true, hint: / DOT /, re: DOTTED_LOCAL },
   // Card numbers: grouped by 4 with spaces or dashes, or one run of 13-19 digits.
   { kind: 'card', personal: true, hint: /\d{4}/, re: /(?<![\w.-])(?:\d{4}[ -]){2,3}\d{4}(?:\d{3})?(?![\w-])|(?<![\w.-])\d{4}[ -]\d{6}[ -]\d{5}(?![\w-])|(?<![\w.-])\d{13,19}(?![\w.-])/g, accept: v => CARD_ISSUER.test(v) && luhnValid(v) && !/^(\d)\1+$/.test(v.replace(/\D/g, '')) },
 ];
