@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { copyCodicons } from './scripts/copy-codicons.mjs';
 import { embedWorkerBuild, vectorsPlugin } from './scripts/never-loaded.mjs';
 import { layering } from './scripts/layering.mjs';
-import { CLI_ENTRIES } from './scripts/cliBundles.mjs';
+import { CLI_ENTRIES, sharedMask } from './scripts/cliBundles.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -69,7 +69,8 @@ const configs = [
   // only when first needed, so activation parses almost nothing.
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
   // The CLI: a small entry and the bundles it loads per command (scripts/cliBundles.mjs).
-  { ...node, entryPoints: { store: 'src/store/index.ts', ...CLI_ENTRIES }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
+  { ...node, entryPoints: { store: 'src/store/index.ts' }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
+  { ...node, entryPoints: CLI_ENTRIES, outdir: 'dist', plugins: [...node.plugins, splitVectors, sharedMask(process.cwd())] },
   // Without Vectra's BM25 packages, and the worker with transformers.js inside but not sharp: never loaded
   // (scripts/never-loaded.mjs).
   { ...node, entryPoints: { vectors: 'src/store/vectorIndex.ts' }, outdir: 'dist', plugins: [...node.plugins, vectorsPlugin] },

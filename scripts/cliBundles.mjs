@@ -4,8 +4,14 @@
 // (src/cli/bundles.ts), so `engram recall` parses no MCP SDK, zod, ajv or team server, and `engram mcp`
 // no team server. esbuild builds each entry whole (no shared chunks: CommonJS has none), so a file two
 // bundles import is in both; only one of them is ever loaded for a command, and they share no state.
+// The exception is the masker (src/core/mask.ts), which the entry needs for every line it prints and
+// every command bundle needs too: it is its own bundle, cliMask.js, required by the others, so a recall
+// builds its detector tables once (~20 ms of CPU each time), not once per bundle.
+import { resolve } from 'node:path';
+
 export const CLI_ENTRIES = {
   cli: 'src/cli.ts',
+  cliMask: 'src/core/mask.ts',
   cliStore: 'src/cli/storeCommands.ts',
   cliMcp: 'src/mcp/command.ts',
   cliServer: 'src/server/cliEntry.ts',
@@ -14,3 +20,17 @@ export const CLI_ENTRIES = {
   // only to store episodes (Stop, SessionEnd). `engram hook` through cli.js runs it too.
   hook: 'src/hookMain.ts',
 };
+
+/** esbuild plugin for the CLI's bundles: an import of src/core/mask.ts is a require of ./cliMask.js beside it. */
+export function sharedMask(root) {
+  const mask = resolve(root, 'src/core/mask');
+  return {
+    name: 'cli-shared-mask',
+    setup(build) {
+      build.onResolve({ filter: /mask(\.ts)?$/ }, args => {
+        if (args.kind === 'entry-point' || !args.path.startsWith('.')) return undefined;
+        return resolve(args.resolveDir, args.path).replace(/\.ts$/, '') === mask ? { path: './cliMask.js', external: true } : undefined;
+      });
+    },
+  };
+}

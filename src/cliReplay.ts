@@ -1,16 +1,21 @@
 // `engram replay TRACE.jsonl`: runs a capture trace through the code live capture runs (tracker,
 // diagnostics book, command extraction, baselines, lesson writer, masking, the store's merge rules)
-// with the trace's clock, stores what it produces and reports it.
+// with the trace's clock, stores what it produces and reports it. A trace is read as a stream, line by
+// line (each bounded before it is buffered), so its length costs time, not memory.
 import * as fs from 'fs';
 import { CapturePipeline } from './core/capture/capturePipeline';
 import { episodeMaterial, episodeMemories, type EndedEpisode } from './core/capture/episodeMemories';
 import { TRACE_EVENT_TYPES, type TraceEvent } from './core/capture/trace';
 import { newId } from './core/ids';
 import type { Lesson, Owner } from './core/types';
+import { boundedLines, OversizedLine } from './store/lineReader';
 import type { MemoryStore } from './store/memoryStore';
 import { runPatternPass } from './store/patternPass';
 
-const MAX_TRACE_BYTES = 64 * 1024 * 1024;
+/** One trace line at most (an `open` event carries a whole file's text); a longer one is skipped unread. */
+const MAX_TRACE_LINE_BYTES = 8 * 1024 * 1024;
+/** Warnings a report lists; the rest are counted in one last line (a trace of bad lines is not a report). */
+const MAX_WARNINGS = 1000;
 
 /** One line → a TraceEvent, or the reason it is not one (never echoing the line: it may hold secrets). */
 export function parseTraceLine(line: string): TraceEvent | string {
@@ -50,9 +55,8 @@ export interface ReplayReport {
 }
 
 export async function replayTrace(store: MemoryStore, file: string, owner: Owner): Promise<ReplayReport> {
-  const size = fs.statSync(file).size;
-  if (size > MAX_TRACE_BYTES) throw new Error(`${file} is ${size} bytes; a trace may be at most ${MAX_TRACE_BYTES}`);
-  return replayLines(store, fs.readFileSync(file, 'utf8').split('\n'), owner);
+  if (!fs.statSync(file).isFile()) throw new Error(`${file} is not a file`);
+  return replayLines(store, boundedLines(fs.createReadStream(file), MAX_TRACE_LINE_BYTES), owner);
 }
 
 /** An ended episode, the same on every replay of the same lines (tracker ids are random). */
@@ -65,21 +69,30 @@ export interface ReplayOptions {
   stored?: ReadonlySet<string>;
 }
 
-/** `engram ingest` and `engram hook`: trace lines from stdin or an agent session, through the same pipeline. */
-export async function replayLines(store: MemoryStore, lines: readonly string[], owner: Owner, opts: ReplayOptions = {}): Promise<ReplayReport & { stored: string[] }> {
+/** Lines of a trace: a file or stdin as a stream (`engram replay`, `ingest`), or a session's lines (`engram hook`). */
+export type TraceLines = Iterable<string | OversizedLine> | AsyncIterable<string | OversizedLine>;
+
+/** `engram replay`, `ingest` and `hook`: trace lines through the capture pipeline, one at a time. */
+export async function replayLines(store: MemoryStore, lines: TraceLines, owner: Owner, opts: ReplayOptions = {}): Promise<ReplayReport & { stored: string[] }> {
   const pipeline = new CapturePipeline();
   const warnings: string[] = [];
+  let omitted = 0;
+  const warn = (w: string) => { if (warnings.length < MAX_WARNINGS) warnings.push(w); else omitted++; };
   let last = -1;
   let ended = false;
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
+  let i = 0;
+  for await (const line of lines) {
+    i++;
+    if (line instanceof OversizedLine) { warn(`line ${i}: larger than ${MAX_TRACE_LINE_BYTES / 1024 / 1024} MB (${line.bytes} bytes); skipped without reading it`); continue; }
+    if (!line.trim()) continue;
     const ev = parseTraceLine(line);
-    if (typeof ev === 'string') { warnings.push(`line ${i + 1}: ${ev}; skipped`); return; }
-    if (ev.t < last) warnings.push(`line ${i + 1}: "t" went back in time (${ev.t} < ${last}); replayed at ${last}`);
+    if (typeof ev === 'string') { warn(`line ${i}: ${ev}; skipped`); continue; }
+    if (ev.t < last) warn(`line ${i}: "t" went back in time (${ev.t} < ${last}); replayed at ${last}`);
     last = Math.max(last, ev.t);
     pipeline.handle(ev);
     if (ev.type === 'end') ended = true;
-  });
+  }
+  if (omitted) warnings.push(`${omitted} more warning(s) not listed`);
   if (!ended && opts.finish !== false) pipeline.finish();
   const report: ReplayReport & { stored: string[] } = { episodes: [], lessons: [], open: pipeline.openEpisodes().length, patterns: [], warnings, stored: [] };
   const seen = new Set<string>();

@@ -48,9 +48,8 @@ export async function runStoreCommand(cmd: string, rest: string[], args: Args, i
         return 0;
       }
       case 'ingest': {
-        const lines: string[] = [];
-        for await (const l of io.stdin()) lines.push(l);
-        const report = await replayLines(store, lines, { scope: 'workspace', workspace: workspaceId ?? path.basename(location.folder), agent: 'agent' });
+        // Streamed, as replay reads its file: events are handled as they arrive.
+        const report = await replayLines(store, io.stdin(), { scope: 'workspace', workspace: workspaceId ?? path.basename(location.folder), agent: 'agent' });
         io.out(json ? JSON.stringify(report) + '\n' : readableReplay(report));
         return 0;
       }

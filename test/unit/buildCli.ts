@@ -24,11 +24,11 @@ export async function buildCli(prefix: string): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   // Resolved from the repo: the test bundle may run from a temp folder with no node_modules beside it.
   const esbuild = createRequire(path.join(root, 'package.json'))('esbuild') as typeof import('esbuild');
-  const { CLI_ENTRIES } = await import(pathToFileURL(path.join(root, 'scripts/cliBundles.mjs')).href) as { CLI_ENTRIES: Record<string, string> };
+  const { CLI_ENTRIES, sharedMask } = await import(pathToFileURL(path.join(root, 'scripts/cliBundles.mjs')).href) as { CLI_ENTRIES: Record<string, string>; sharedMask(root: string): import('esbuild').Plugin };
   await esbuild.build({
     entryPoints: Object.fromEntries(Object.entries(CLI_ENTRIES).map(([name, src]) => [name, path.join(root, src)])), bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     outdir: dir, logLevel: 'error', external: ['vscode', '@huggingface/transformers', 'onnxruntime-node', 'sharp', 'pg', '@electric-sql/pglite', '@electric-sql/pglite-pgvector'],
-    nodePaths: [path.join(root, 'node_modules')], alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+    nodePaths: [path.join(root, 'node_modules')], alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, plugins: [sharedMask(root)],
   });
   return path.join(dir, 'cli.js');
 }

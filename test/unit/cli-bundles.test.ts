@@ -1,5 +1,6 @@
 // dist/cli.js loads only the bundle its command needs (scripts/cliBundles.mjs, src/cli/bundles.ts): a
-// recall parses no MCP SDK, zod, ajv or team server; `engram where` parses no store. Checked by what a
+// recall parses no MCP SDK, zod, ajv or team server; `engram where` parses no store; the masker is one
+// bundle all of them share. Checked by what a
 // real process has loaded when it exits, not by timing.
 import * as assert from 'assert';
 import { spawn, spawnSync } from 'child_process';
@@ -34,20 +35,22 @@ describe('cli bundles: each command loads what it needs', function () {
   }
 
   it('where and help load the entry alone; the store commands load cliStore.js and nothing of the MCP server', () => {
-    assert.deepStrictEqual(loaded('--store', store, 'where').files, ['cli.js']);
-    assert.deepStrictEqual(loaded('--help').files, ['cli.js']);
+    // cliMask.js: the masker every printed line goes through, one copy shared by the entry and the bundles.
+    assert.deepStrictEqual(loaded('--store', store, 'where').files, ['cli.js', 'cliMask.js']);
+    assert.deepStrictEqual(loaded('--help').files, ['cli.js', 'cliMask.js']);
     const imported = loaded('--store', store, 'import', path.join(dir, 'in.jsonl'));
     assert.strictEqual(imported.code, 0);
-    assert.deepStrictEqual(imported.files, ['cli.js', 'cliStore.js']);
+    assert.deepStrictEqual(imported.files, ['cli.js', 'cliMask.js', 'cliStore.js']);
     const recall = loaded('--store', store, 'recall', "Error: Cannot find module 'lodash'", '--json');
     assert.strictEqual(recall.code, 0);
     assert.deepStrictEqual((JSON.parse(recall.out) as { results: { id: string }[] }).results.map(r => r.id), ['mod-1']);
-    assert.deepStrictEqual(recall.files, ['cli.js', 'cliStore.js']);
-    for (const cmd of [['stats'], ['show', 'mod-1']]) assert.deepStrictEqual(loaded('--store', store, ...cmd).files, ['cli.js', 'cliStore.js'], cmd[0]);
+    assert.deepStrictEqual(recall.files, ['cli.js', 'cliMask.js', 'cliStore.js']);
+    for (const cmd of [['stats'], ['show', 'mod-1']]) assert.deepStrictEqual(loaded('--store', store, ...cmd).files, ['cli.js', 'cliMask.js', 'cliStore.js'], cmd[0]);
     // A design rule, not a timing: the MCP SDK, its validators and the team server are not in them.
-    for (const file of ['cli.js', 'cliStore.js']) {
+    for (const file of ['cli.js', 'cliMask.js', 'cliStore.js']) {
       const text = fs.readFileSync(path.join(path.dirname(cli), file), 'utf8');
       for (const name of ['@modelcontextprotocol/sdk', 'node_modules/zod/', 'node_modules/ajv/', 'src/server/']) assert.ok(!text.includes(name), `${name} is in ${file}`);
+      if (file !== 'cliMask.js') assert.ok(!text.includes('function maskSecrets('), `${file} carries its own copy of the masker`);
     }
   });
 
@@ -69,6 +72,6 @@ describe('cli bundles: each command loads what it needs', function () {
     await exited;
     const line = err.split('\n').find(l => l.startsWith('LOADED '));
     assert.ok(line, err);
-    assert.deepStrictEqual(JSON.parse(line.slice('LOADED '.length)), ['cli.js', 'cliMcp.js']);
+    assert.deepStrictEqual(JSON.parse(line.slice('LOADED '.length)), ['cli.js', 'cliMask.js', 'cliMcp.js']);
   });
 });
