@@ -60,10 +60,15 @@ export interface SecretHit {
 const isEnvSecret = (d: Detector) => d.kind === 'env-secret';
 const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS.filter(d => !isEnvSecret(d)), ...PASSWORD_DETECTORS, ...KEY_VALUE_DETECTORS.filter(isEnvSecret), ...PROSE_DETECTORS];
 
-/** A hint made of case-blind literal words only (`pass|pw`, `authorization`). */
-const wordsOf = (hint: RegExp | undefined): string[] | undefined =>
-  hint && hint.flags.replace('g', '') === 'i' && hint.source.split('|').every(p => /^[A-Za-z0-9 _=-]+$/.test(p)) ? hint.source.split('|') : undefined;
-const GATED = new Set(SECRET_DETECTORS.filter(d => wordsOf(d.hint)));
+/**
+ * A hint made of case-blind literal words only (`pass|pw`, `authorization`, `\bssn\b`): its words without
+ * their `\b`s, so the shared word test is a looser one and the detector's own hint still decides.
+ */
+const wordsOf = (hint: RegExp | undefined): string[] | undefined => {
+  const words = hint?.source.split('|').map(p => p.replace(/\\b/g, ''));
+  return hint && hint.flags.replace('g', '') === 'i' && words!.every(p => /^[A-Za-z0-9 _=-]+$/.test(p)) ? words : undefined;
+};
+const GATED = new Set([...SECRET_DETECTORS, ...PERSONAL_DETECTORS].filter(d => wordsOf(d.hint)));
 const WORD_GATE = new RegExp([...new Set([...GATED].flatMap(d => wordsOf(d.hint) ?? []))].join('|'), 'i');
 
 interface Span { start: number; end: number; kind: string; replacement: string }
@@ -167,6 +172,7 @@ function detectAll(text: string, opts: MaskOptions, spans: Span[], add: Add): vo
   if (opts.emails !== false) for (const e of findEmails(text)) add(e.start, e.end, 'email', '«email»');
   for (const d of PERSONAL_DETECTORS) {
     if (d.kind === 'email' && opts.emails === false) continue;
+    if (!words && GATED.has(d)) continue;
     runDetector(d, text, add);
   }
 }
