@@ -60,16 +60,14 @@ export interface SecretHit {
 const isEnvSecret = (d: Detector) => d.kind === 'env-secret';
 const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS.filter(d => !isEnvSecret(d)), ...PASSWORD_DETECTORS, ...KEY_VALUE_DETECTORS.filter(isEnvSecret), ...PROSE_DETECTORS];
 
-/**
- * A hint made of case-blind literal words only (`pass|pw`, `authorization`, `\bssn\b`): its words without
- * their `\b`s, so the shared word test is a looser one and the detector's own hint still decides.
- */
+/** A hint (or a detector's `words`) made of case-blind literal words only (`pass|pw`, `authorization`, `\bnie\b`). */
 const wordsOf = (hint: RegExp | undefined): string[] | undefined => {
-  const words = hint?.source.split('|').map(p => p.replace(/\\b/g, ''));
-  return hint && hint.flags.replace('g', '') === 'i' && words!.every(p => /^[A-Za-z0-9 _=-]+$/.test(p)) ? words : undefined;
+  const words = hint?.source.split('|');
+  return hint && hint.flags.replace('g', '') === 'i' && words!.every(p => /^[A-Za-z0-9 _=-]+$/.test(p.replace(/\\b/g, ''))) ? words : undefined;
 };
-const GATED = new Set([...SECRET_DETECTORS, ...PERSONAL_DETECTORS].filter(d => wordsOf(d.hint)));
-const WORD_GATE = new RegExp([...new Set([...GATED].flatMap(d => wordsOf(d.hint) ?? []))].join('|'), 'i');
+const gateWords = (d: Detector) => wordsOf(d.words) ?? wordsOf(d.hint);
+const GATED = new Set([...SECRET_DETECTORS, ...PERSONAL_DETECTORS].filter(gateWords));
+const WORD_GATE = new RegExp([...new Set([...GATED].flatMap(d => gateWords(d) ?? []))].join('|'), 'i');
 
 interface Span { start: number; end: number; kind: string; replacement: string }
 

@@ -151,12 +151,12 @@ export const COMMAND_LINE_DETECTORS: Detector[] = [
   { kind: 'cli-password', hint: /\s-[pawP]/, re: SHORT_FLAG_RE, pick: m => pickArg(m, 1), accept: flagValue },
   // -u user:password / --user user:password for any command: the part after the colon must look like
   // a password, not a group (docker -u 1000:1000, www-data:www-data).
-  { kind: 'cli-password', hint: /bearer|-key/i, re: NAMED_KEY_FLAG, pick: m => pickArg(m, 1), accept: flagValue },
-  { kind: 'cli-password', hint: / -p |-p=/i, re: USER_THEN_P, pick: m => pickArg(m, 1), accept: (v, m) => flagValue(v) && !MYSQL_LINE.test(m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index) + 1), m.index + 1)) },
-  { kind: 'cli-password', hint: /secret set|authtoken/i, re: SECRET_SETTER, pick: m => pickArg(m, 1), accept: flagValue },
+  { kind: 'cli-password', words: /bearer|key/i, hint: /bearer|-key/, re: NAMED_KEY_FLAG, pick: m => pickArg(m, 1), accept: flagValue },
+  { kind: 'cli-password', words: / -p/i, hint: / -p[ =]/, re: USER_THEN_P, pick: m => pickArg(m, 1), accept: (v, m) => flagValue(v) && !MYSQL_LINE.test(m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index) + 1), m.index + 1)) },
+  { kind: 'cli-password', words: /secret|authtoken/i, hint: /secret set|authtoken/, re: SECRET_SETTER, pick: m => pickArg(m, 1), accept: flagValue },
   // USER:PASSWORD after any flag that takes the pair (curl -u/--proxy-user, httpie -a/--auth, skopeo
   // --creds/--src-creds, wget-style --user=, --basic-auth)
-  { kind: 'cli-password', hint: /-u|--user|-a |--auth|creds|--proxy-user/, re: new RegExp(String.raw`(?:^|[\s"'])(?:-u|-a|--user|--proxy-user|--basic-auth|--auth|--creds|--src-creds|--dest-creds|--credentials)(?:\s+|=)?(["']?)([^\s:"'@]{1,100}):([^\s"']{1,200})\1(?=[\s"'\x60;|&)]|$)`, 'g'), pick: m => m[3], accept: (v, m) => v !== m[2] && passwordLike(v) && !/^\d+$/.test(v) },
+  { kind: 'cli-password', hint: /-u|-a |--auth|creds/, re: new RegExp(String.raw`(?:^|[\s"'])(?:-u|-a|--user|--proxy-user|--basic-auth|--auth|--creds|--src-creds|--dest-creds|--credentials)(?:\s+|=)?(["']?)([^\s:"'@]{1,100}):([^\s"']{1,200})\1(?=[\s"'\x60;|&)]|$)`, 'g'), pick: m => m[3], accept: (v, m) => v !== m[2] && passwordLike(v) && !/^\d+$/.test(v) },
   // mysql/mysqldump take the password glued to -p
   { kind: 'cli-password', hint: /mysql|mariadb/, re: /\b(?:mysql(?:dump|admin|import|show)?|mariadb(?:-dump)?)\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
   { kind: 'cli-password', hint: /sshpass/, re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: v => notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && v.length >= 3 },
