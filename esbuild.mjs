@@ -1,11 +1,12 @@
-// Bundles the extension host entry, the lazily loaded store, the embedding worker, the CLI and the
-// webview. `--production` minifies; `--watch` rebuilds on change; `--tests` also transpiles tests.
+// Bundles the extension host entry, the lazily loaded store, the embedding worker, the CLI (an entry and
+// its per-command bundles) and the webview. `--production` minifies; `--watch` rebuilds on change; `--tests` also transpiles tests.
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyCodicons } from './scripts/copy-codicons.mjs';
 import { embedWorkerBuild, vectorsPlugin } from './scripts/never-loaded.mjs';
 import { layering } from './scripts/layering.mjs';
+import { CLI_ENTRIES } from './scripts/cliBundles.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -67,14 +68,12 @@ const configs = [
   // The extension host entry stays small: the store (vectra and friends) is its own bundle, required
   // only when first needed, so activation parses almost nothing.
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { store: 'src/store/index.ts', cli: 'src/cli.ts' }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
+  // The CLI: a small entry and the bundles it loads per command (scripts/cliBundles.mjs).
+  { ...node, entryPoints: { store: 'src/store/index.ts', ...CLI_ENTRIES }, outdir: 'dist', plugins: [...node.plugins, splitVectors] },
   // Without Vectra's BM25 packages, and the worker with transformers.js inside but not sharp: never loaded
   // (scripts/never-loaded.mjs).
   { ...node, entryPoints: { vectors: 'src/store/vectorIndex.ts' }, outdir: 'dist', plugins: [...node.plugins, vectorsPlugin] },
   { ...node, entryPoints: { embedWorker: 'src/store/embedWorker.ts' }, outdir: 'dist', external: ['vscode', ...embedWorkerBuild.external], plugins: [...node.plugins, ...embedWorkerBuild.plugins] },
-  // Claude Code's hook runs on every Edit and Bash call: its own small entry, which loads cli.js only to
-  // store episodes (Stop, SessionEnd).
-  { ...node, entryPoints: { hook: 'src/hookMain.ts' }, outdir: 'dist' },
   {
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production,
     logLevel: 'warning', entryPoints: { webview: 'media/src/main.ts' }, outdir: 'dist', plugins: [layering(process.cwd()), ...(watch ? [problemMatcher] : [])],

@@ -2,12 +2,15 @@
 // dist/hook.js: `engram hook claude-code` as its own small entry. Claude Code waits for PreToolUse and
 // PostToolUse hooks on every Edit and Bash call, and those only append the payload's events to the
 // session file: this bundle carries just that (the payload mapping, masking, the store's location). At
-// Stop and SessionEnd, when episodes are stored, it loads the store and the replay from dist/cli.js
-// beside it. Same options as the CLI's (`--store DIR`, `--folder DIR`); never fails the agent's call.
+// Stop and SessionEnd, when episodes are stored, it loads the store and the replay from dist/cliStore.js
+// beside it. `engram hook claude-code` through dist/cli.js runs this same bundle's runHook. Same options
+// as the CLI's (`--store DIR`, `--folder DIR`); never fails the agent's call.
 import * as fs from 'fs';
 import * as path from 'path';
 import { runHook, type HookStoring } from './cliHook';
 import { resolveStore, startFolder } from './store/location';
+
+export { runHook };
 
 interface Io { out(s: string): void; err(s: string): void; stdin(): AsyncIterable<string> }
 
@@ -35,8 +38,8 @@ async function* stdinLines(): AsyncIterable<string> {
 
 if (require.main === module) {
   // Resolved at run time, not bundled: only the events that store episodes pay for loading it.
-  const cli = path.join(__dirname, 'cli.js');
-  const storing = async () => require(cli) as HookStoring;
+  const bundle = path.join(__dirname, 'cliStore.js');
+  const storing = async () => require(bundle) as HookStoring;
   hookMain(process.argv.slice(2), { out: s => { process.stdout.write(s); }, err: s => { process.stderr.write(s); }, stdin: stdinLines }, storing)
     .then(code => { process.exitCode = code; }, e => { process.stderr.write(`engram hook: ${(e as Error).message}\n`); process.exitCode = 0; });
 }

@@ -125,6 +125,13 @@ export function installWorkspaceDeps(dir) {
   return true;
 }
 
+/**
+ * How `npm start` opens its demo copy (start.mjs; the demo e2e test opens it the same way): the welcome
+ * flow kept so `workbench.startupEditor: readme` opens the demo's README, and ENGRAM_DEMO=1 so the
+ * extension reveals its view once it starts. The copy's own dependencies come from installWorkspaceDeps.
+ */
+export const demoWindow = { settings: { 'workbench.startupEditor': 'readme' }, env: { ENGRAM_DEMO: '1' }, skipWelcome: false };
+
 /** Settings every harness run needs; callers add their own on top. */
 export const baseSettings = {
   'security.workspace.trust.enabled': false,

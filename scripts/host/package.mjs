@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { extractVsix, listVsix } from './vsix.mjs';
+import { CLI_ENTRIES } from '../cliBundles.mjs';
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 /** The Marketplace's limit is far higher; this is ours (issue 21): what one platform needs, no more. */
@@ -88,7 +89,7 @@ function checkContents(entries, size) {
   if (size > MAX_VSIX_BYTES) problems.push(`${size} bytes: over the ${MAX_VSIX_BYTES}-byte budget`);
   const never = entries.filter(e => /(^|\/)(sharp|@img)\/|\.map$|\.d\.ts$|\.tsbuildinfo$|(^|\/)src\//.test(e.name.replace(/^extension\//, '')));
   for (const e of never) problems.push(`ships ${e.name}, which nothing loads`);
-  for (const f of [pkg.main, 'dist/cli.js', 'dist/store.js', 'dist/vectors.js', 'dist/embedWorker.js', 'dist/webview.js', pkg.icon, 'CHANGELOG.md', 'LICENSE.txt']) {
+  for (const f of [pkg.main, ...Object.keys(CLI_ENTRIES).map(name => `dist/${name}.js`), 'dist/store.js', 'dist/vectors.js', 'dist/embedWorker.js', 'dist/webview.js', pkg.icon, 'CHANGELOG.md', 'LICENSE.txt']) {
     if (!has(f)) problems.push(`${f} is missing`);
   }
   // Other platforms' binaries stay out of this target's package.

@@ -4,7 +4,7 @@
 // Env: PORT, ENGRAM_DEMO_DIR (another folder to open instead of demo/), ENGRAM_KEEP_RUN=1.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { build, cleanupAll, copyWorkspace, ensureHost, freePort, installWorkspaceDeps, log, makeRunDir, onCleanup, repoRoot, seedUserSettings, startServer, workbenchUrl } from './lib.mjs';
+import { build, cleanupAll, copyWorkspace, demoWindow, ensureHost, freePort, installWorkspaceDeps, log, makeRunDir, onCleanup, repoRoot, seedUserSettings, startServer, workbenchUrl } from './lib.mjs';
 
 const host = ensureHost();
 build();
@@ -16,7 +16,7 @@ onCleanup(() => {
 const source = path.resolve(process.env.ENGRAM_DEMO_DIR || path.join(repoRoot, 'demo'));
 const workspace = copyWorkspace(source, path.join(runDir, 'demo'));
 const userDataDir = path.join(runDir, 'user-data');
-seedUserSettings(userDataDir, { 'workbench.startupEditor': 'readme' });
+seedUserSettings(userDataDir, demoWindow.settings);
 const requested = process.env.PORT ? Number(process.env.PORT) : 8080;
 const port = await freePort(requested);
 if (port !== requested) log(`port ${requested} is busy; using ${port}`);
@@ -24,10 +24,9 @@ if (port !== requested) log(`port ${requested} is busy; using ${port}`);
 // `npm run build` in the integrated terminal runs tsc as the README says, whatever PATH the shell has.
 installWorkspaceDeps(workspace);
 // ENGRAM_DEMO=1: the extension reveals its view once it starts, beside the README the welcome flow opens.
-const env = { ENGRAM_DEMO: '1' };
-const server = await startServer(host, { runDir, port, userDataDir, env });
+const server = await startServer(host, { runDir, port, userDataDir, env: demoWindow.env });
 // The smoke-test driver payload carries extensionDevelopmentPath; no tests path, so the window stays.
-const url = workbenchUrl(server, { folder: workspace, skipWelcome: false });
+const url = workbenchUrl(server, { folder: workspace, skipWelcome: demoWindow.skipWelcome });
 
 console.log(`
   Engram is running in VS Code (${path.basename(path.dirname(path.dirname(path.dirname(host.codeServer))))}).

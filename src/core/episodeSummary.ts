@@ -163,8 +163,10 @@ export function clearedWith(t: TrackedEpisode): { key: string; message: string }
   if (t.source !== 'terminal' || t.outcome !== 'success' || t.changedTo || !t.command?.output || !t.error) return [];
   const out: { key: string; message: string }[] = [];
   const seen = new Set([t.error.key]);
+  // What the passing run still printed (a warning it prints every time) was not cleared by the fix.
+  const after = t.fixedBy?.output ?? '';
   for (const e of extractErrors(t.command.output, { command: t.command.line, limit: 40 })) {
-    if (e.wrapper) continue;
+    if (e.wrapper || e.guess || (after && after.includes(e.message.split('\n')[0]))) continue;
     const key = normaliseSignature(e.message, e.tool, e.code).key;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -39,7 +39,7 @@ function scan(raw: string, opts: ExtractOptions): Found[] {
   for (let i = 0; i < lines.length && !s.full; i++) {
     const printed = lines[i];
     const t = printed.trim();
-    if (!t || !MAY_START.test(printed)) continue;
+    if (!t || (!MAY_START.test(printed) && !s.loggedErrors.has(i))) continue;
     const line = { i, raw: printed, t };
     for (const matcher of MATCHERS) {
       const handled = matcher.match(line, s);

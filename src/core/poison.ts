@@ -124,9 +124,12 @@ export function memoryTexts(m: Memory): string[] {
   }
 }
 
-/** Injection reasons across all of a memory's text (what the store sets as `flagged`). */
-export function detectMemoryInjection(m: Memory): string[] {
+/**
+ * Injection reasons across all of a memory's text (what the store sets as `flagged`). `read`: texts
+ * whose reasons the caller already has (detectInjection depends on the text alone), skipped.
+ */
+export function detectMemoryInjection(m: Memory, read?: ReadonlySet<string>): string[] {
   const reasons = new Set<string>();
-  for (const t of memoryTexts(m)) for (const r of detectInjection(t)) reasons.add(r);
+  for (const t of new Set(memoryTexts(m))) if (!read?.has(t)) for (const r of detectInjection(t)) reasons.add(r);
   return [...reasons];
 }

@@ -8,7 +8,7 @@ import { normaliseSignature, signatureOf } from './signature';
 import { stripAnsi } from './text';
 
 /** Query words kept for scoring: the rarest, so a pasted log does not cost a pass over every common word. */
-const MAX_QUERY_TOKENS = 48;
+export const MAX_QUERY_TOKENS = 48;
 
 /** Signature keys in a query, each with a short label for the reasons (the code when there is one). */
 export function querySignatures(text: string): Map<string, string> {

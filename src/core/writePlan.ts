@@ -7,7 +7,7 @@ import { resolveFactUpdate } from './facts';
 import { newId } from './ids';
 import { findSecrets, maskRecord, maskSecrets } from './mask';
 import { patchProblem, type MemoryPatch, type TeamEdit } from './memoryPatch';
-import { detectMemoryInjection } from './poison';
+import { detectMemoryInjection, memoryTexts } from './poison';
 import { signatureKeyOf } from './recall';
 import { foldEvent } from './reduce';
 import { narrowestGlobs } from './scope';
@@ -81,7 +81,9 @@ export function prepareMemory(input: Memory, ctx: PlanContext, trusted = false):
     m.errorText ??= '';
     if (!m.errorSignature && m.errorText) m.errorSignature = signatureKeyOf(m.errorText) ?? '';
   }
-  const reasons = [...rawReasons, ...detectMemoryInjection(m)];
+  // The masked record is read again only where masking changed a text: detection is a function of the
+  // text alone, so an unchanged one (nearly all of them) would find what the first pass found.
+  const reasons = [...rawReasons, ...detectMemoryInjection(m, new Set(memoryTexts(clean)))];
   if (reasons.length) m.flagged = [...new Set([...(m.flagged ?? []), ...reasons])];
   return m;
 }

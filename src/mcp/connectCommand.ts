@@ -3,7 +3,8 @@ import { CLIENTS, connect, connectHooks, describeChange, disconnect, disconnectH
 
 interface Io { out(s: string): void; err(s: string): void }
 
-export function runConnect(cmd: 'connect' | 'disconnect', client: string | undefined, folder: string, io: Io, opts: { hooks?: boolean; user?: boolean; server?: string } = {}): number {
+/** `cli`: the CLI entry the client will run (`node <cli> mcp`), dist/cli.js; this code runs from a bundle it loads. */
+export function runConnect(cmd: 'connect' | 'disconnect', client: string | undefined, folder: string, io: Io, cli: string, opts: { hooks?: boolean; user?: boolean; server?: string } = {}): number {
   const hooks = !!opts.hooks;
   if (!isClient(client)) {
     io.err(`engram: ${cmd} needs one of ${CLIENTS.join(', ')}${client ? ` (not "${client}")` : ''}\n`);
@@ -12,8 +13,7 @@ export function runConnect(cmd: 'connect' | 'disconnect', client: string | undef
   if (hooks && client !== 'claude-code') { io.err(`engram: --hooks is for claude-code only\n`); return 2; }
   if (opts.server !== undefined && cmd === 'disconnect') { io.err('engram: disconnect takes no --server (it removes the entry of either kind)\n'); return 2; }
   try {
-    // This very bundle is what the client will run: `node <this cli.js> mcp`.
-    const r = cmd === 'connect' ? connect(client, folder, __filename, { user: opts.user, server: opts.server }) : disconnect(client, folder, { user: opts.user });
+    const r = cmd === 'connect' ? connect(client, folder, cli, { user: opts.user, server: opts.server }) : disconnect(client, folder, { user: opts.user });
     io.out(describeChange(client, r));
     if (opts.server && cmd === 'connect') {
       io.out(client === 'vscode'
@@ -23,7 +23,7 @@ export function runConnect(cmd: 'connect' | 'disconnect', client: string | undef
     // Claude Code's hooks capture the agent's own failing commands and fixes: only with --hooks (consent);
     // disconnect always removes ours.
     if (client === 'claude-code' && (hooks || cmd === 'disconnect')) {
-      const h = cmd === 'connect' ? connectHooks(folder, __filename) : disconnectHooks(folder);
+      const h = cmd === 'connect' ? connectHooks(folder, cli) : disconnectHooks(folder);
       if (cmd === 'connect' || h.change !== 'absent') io.out(`claude-code hooks: ${h.change} ${h.file}${h.entry ? ` (${String(h.entry.command)})` : ''}\n`);
     }
     return 0;

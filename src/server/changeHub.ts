@@ -2,7 +2,9 @@
 // NOTIFY with its tenant and revision at commit (writes.ts); each server LISTENs and wakes the long polls
 // of that tenant (GET /v1/changes?wait=…). Where LISTEN is unavailable or its connection broke, the hub
 // polls the tenants' revisions instead until it can listen again, so a change is late, never lost (the
-// client asks from its own last revision either way).
+// client asks from its own last revision either way). Token revocations come on the same channel
+// ({"revoked": id}); whoever caches tokens hears of them, and of every time notifications may have been
+// missed (onGap), through the hub.
 import type { Logger } from '../core/types';
 import type { Db } from './db';
 import { CHANGES_CHANNEL } from './writes';
@@ -21,6 +23,8 @@ export class ChangeHub {
   private closed = false;
   /** 'listen' while NOTIFY arrives, 'poll' while the hub reads revisions itself. */
   mode: 'listen' | 'poll' = 'poll';
+  private readonly revokedFns: ((tokenId: string) => void)[] = [];
+  private readonly gapFns: (() => void)[] = [];
 
   constructor(private readonly db: Db, private readonly log: Logger) {}
 
@@ -28,12 +32,18 @@ export class ChangeHub {
     await this.listen();
   }
 
+  /** `fn(tokenId)` for each revocation any server makes. */
+  onRevoked(fn: (tokenId: string) => void): void { this.revokedFns.push(fn); }
+  /** `fn()` whenever notifications may have been missed (listening stopped or started again). */
+  onGap(fn: () => void): void { this.gapFns.push(fn); }
+
   private async listen(): Promise<void> {
     if (this.closed) return;
     try {
       this.stopListen = await this.db.listen(CHANGES_CHANNEL, p => this.notified(p), e => this.lost(e));
       this.mode = 'listen';
       this.stopPolling();
+      for (const fn of this.gapFns) fn();
     } catch (e) {
       this.lost(e as Error);
     }
@@ -44,6 +54,7 @@ export class ChangeHub {
     this.log.warn(`change notifications unavailable (${e.message}); polling every ${POLL_MS / 1000} s`);
     this.stopListen = undefined;
     this.mode = 'poll';
+    for (const fn of this.gapFns) fn();
     this.poller ??= setInterval(() => { void this.poll(); }, POLL_MS);
     this.relisten ??= setTimeout(() => { this.relisten = undefined; void this.listen(); }, RELISTEN_MS);
   }
@@ -63,8 +74,9 @@ export class ChangeHub {
 
   private notified(payload: string): void {
     try {
-      const p = JSON.parse(payload) as { tenant?: unknown; rev?: unknown };
+      const p = JSON.parse(payload) as { tenant?: unknown; rev?: unknown; revoked?: unknown };
       if (typeof p.tenant === 'string' && typeof p.rev === 'number') this.advance(p.tenant, p.rev);
+      if (typeof p.revoked === 'string') for (const fn of this.revokedFns) fn(p.revoked);
     } catch { /* not ours */ }
   }
 

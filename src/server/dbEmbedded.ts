@@ -6,12 +6,15 @@ import * as path from 'path';
 import type { PGlite } from '@electric-sql/pglite';
 import { pidAlive } from '../store/lock';
 import { mkdirPrivateSync } from '../store/privateFiles';
-import { callerPrelude, type Caller, type Db, type Queryable, type Rows } from './db';
+import { callerPrelude, checkPrelude, statementMessage, type Caller, type Db, type Queryable, type Rows, type Statement } from './db';
 
 const OWNER_FILE = 'engram-serve.pid';
 
 export class EmbeddedDb implements Db {
   readonly kind = 'embedded' as const;
+
+  /** Statements prepared in the one session PGlite has. */
+  private readonly prepared = new Set<string>();
 
   private constructor(readonly where: string, private readonly db: PGlite, private readonly ownerFile: string) {}
 
@@ -52,10 +55,26 @@ export class EmbeddedDb implements Db {
 
   callerTx<T>(caller: Caller, fn: (q: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async tx => {
-      const q = wrap(tx);
-      await q.exec(callerPrelude(caller));
-      return fn(q);
+      const res = await tx.exec(callerPrelude(caller));
+      checkPrelude(caller, res[0]?.rows.length ?? 0);
+      return fn(wrap(tx));
     });
+  }
+
+  async callerStatement<T>(caller: Caller, st: Statement, params: unknown[]): Promise<Rows<T>> {
+    const prepare = !this.prepared.has(st.name);
+    try {
+      // PGlite's transaction() brackets the text (and rolls it back on error), so no BEGIN/COMMIT in it.
+      const res = await this.db.transaction(tx => tx.exec(statementMessage(caller, st, params, { prepare, begin: false })));
+      if (prepare) this.prepared.add(st.name);
+      checkPrelude(caller, res[0]?.rows.length ?? 0);
+      const r = res[res.length - 1];
+      return { rows: r.rows as T[], rowCount: r.affectedRows ?? r.rows.length };
+    } catch (e) {
+      // A prepared statement outlives a rollback: one a failed text made is dropped, to be made again.
+      if (prepare) await this.db.exec(`DEALLOCATE ${st.name}`).catch(() => undefined);
+      throw e;
+    }
   }
 
   async listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>> {

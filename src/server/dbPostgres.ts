@@ -1,7 +1,7 @@
 // A PostgreSQL server through node-postgres: a pool for requests, one dedicated connection for LISTEN.
 // `pg` is required here, when `engram serve --database` starts, never by other commands or the extension.
-import type { Pool, PoolClient } from 'pg';
-import { callerPrelude, redactUrl, type Caller, type Db, type Queryable, type Rows } from './db';
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import { callerPrelude, checkPrelude, redactUrl, statementMessage, type Caller, type Db, type Queryable, type Rows, type Statement } from './db';
 
 export interface PostgresOptions {
   url: string;
@@ -19,6 +19,8 @@ export class PostgresDb implements Db {
   readonly where: string;
   private readonly pool: Pool;
   private readonly listeners: PoolClient[] = [];
+  /** Statements prepared on each pooled connection (a prepared statement lives as long as its connection). */
+  private readonly prepared = new WeakMap<PoolClient, Set<string>>();
 
   constructor(private readonly opts: PostgresOptions) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when a server starts
@@ -50,10 +52,32 @@ export class PostgresDb implements Db {
   }
 
   callerTx<T>(caller: Caller, fn: (q: Queryable) => Promise<T>): Promise<T> {
-    return this.tx(fn, callerPrelude(caller));
+    return this.tx(fn, caller);
   }
 
-  private async tx<T>(fn: (q: Queryable) => Promise<T>, prelude?: string): Promise<T> {
+  async callerStatement<T>(caller: Caller, st: Statement, params: unknown[]): Promise<Rows<T>> {
+    const client = await this.pool.connect();
+    let names = this.prepared.get(client);
+    if (!names) { names = new Set(); this.prepared.set(client, names); }
+    const prepare = !names.has(st.name);
+    let broken = false;
+    try {
+      const res = (await client.query(statementMessage(caller, st, params, { prepare, begin: true }))) as unknown as QueryResult[];
+      if (prepare) names.add(st.name);
+      checkPrelude(caller, res[1].rowCount ?? 0);
+      const r = res[res.length - 2];
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    } catch (e) {
+      // Whether a failed PREPARE left the statement behind is unknown: such a connection is dropped.
+      if (prepare) broken = true;
+      await client.query('ROLLBACK').catch(() => { broken = true; });
+      throw e;
+    } finally {
+      client.release(broken ? true : undefined);
+    }
+  }
+
+  private async tx<T>(fn: (q: Queryable) => Promise<T>, caller?: Caller): Promise<T> {
     const client = await this.pool.connect();
     const q: Queryable = {
       query: async <R>(sql: string, params?: unknown[]) => {
@@ -65,7 +89,12 @@ export class PostgresDb implements Db {
     let broken = false;
     try {
       // BEGIN and the caller's settings in one round trip (simple protocol: no parameters).
-      await client.query(prelude ? `BEGIN; ${prelude}` : 'BEGIN');
+      if (caller) {
+        const res = (await client.query(`BEGIN; ${callerPrelude(caller)}`)) as unknown as QueryResult[];
+        checkPrelude(caller, res[1].rowCount ?? 0);
+      } else {
+        await client.query('BEGIN');
+      }
       const out = await fn(q);
       await client.query('COMMIT');
       return out;

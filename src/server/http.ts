@@ -10,7 +10,7 @@ import type { ChangeHub } from './changeHub';
 import { isUnavailable, type Caller } from './db';
 import type { RateLimiter } from './rateLimit';
 import type { TeamService } from './service';
-import { verifyToken } from './tokens';
+import type { TokenCache } from './tokenCache';
 import { isLoopback, KEY_HEADER, keyMatches, LOCAL_ROUTE, runTokenOp } from './localControl';
 
 export const MAX_BODY = 1024 * 1024;
@@ -22,6 +22,7 @@ export interface HttpOptions {
   service: TeamService;
   hub: ChangeHub;
   limiter: RateLimiter;
+  tokens: TokenCache;
   log: Logger;
   health(): Promise<{ status: number; body: object }>;
   /** MCP over Streamable HTTP at /mcp (mcpHttp.ts), with the caller already authenticated. */
@@ -110,7 +111,14 @@ async function handle(o: HttpOptions, table: Route[], req: http.IncomingMessage,
     return o.mcp(req, res, caller, body);
   }
   const params = route!.path.exec(url.pathname)!.slice(1).map(p => decodeURIComponent(p));
-  const out = await route!.handler(caller, body, params, url);
+  let out: Awaited<ReturnType<Handler>>;
+  try {
+    out = await route!.handler(caller, body, params, url);
+  } catch (e) {
+    // The transaction found the token revoked before its notification came: forget it here too.
+    if (e instanceof ApiError && e.status === 401) o.tokens.revoked(caller.tokenId);
+    throw e;
+  }
   send(res, out.status ?? 200, out.body);
 }
 
@@ -118,7 +126,7 @@ async function authenticate(o: HttpOptions, req: http.IncomingMessage): Promise<
   const h = req.headers.authorization ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
   if (!m) throw new ApiError(401, 'unauthorized', 'send Authorization: Bearer <token> (engram serve token create makes one)');
-  const caller = await verifyToken(o.service.db, m[1]);
+  const caller = await o.tokens.verify(m[1]);
   if (!caller) throw new ApiError(401, 'unauthorized', 'the token is not valid (unknown or revoked)');
   return caller;
 }

@@ -5,10 +5,10 @@
 // vectors when pgvector is there. Every query runs inside the caller's transaction, so row-level security
 // has already cut the rows to the tenant and to what this principal may see.
 import { tokenize } from '../core/lexical';
-import { querySignatures, signatureTextOf } from '../core/recallQuery';
+import { MAX_QUERY_TOKENS, querySignatures, signatureTextOf } from '../core/recallQuery';
 import { ROW_COLUMNS, stored, type RowOut, type StoredMemory } from './writes';
-import type { Queryable } from './db';
-import { anyTermQuery, parseVector } from './memoryRows';
+import type { Queryable, Rows, Statement } from './db';
+import { parseVector } from './memoryRows';
 
 /** The longest query text recall reads (the engine cuts at the same length). */
 export const MAX_QUERY_CHARS = 64 * 1024;
@@ -38,141 +38,120 @@ function recallable(nowParam: number): string {
   return RECALLABLE.replace('$NOW', `$${nowParam}`);
 }
 
-/**
- * The statistics BM25 reads for this caller: the team's and the caller's own private memories' (never
- * another principal's: their words must not move this caller's scores).
- */
-export async function tenantStats(q: Queryable, tenant: string, terms: string[]): Promise<TenantStats> {
-  const mine = `tenant_id = $1 AND scope IN ('', coalesce(current_setting('engram.principal', true), ''))`;
-  const r = await q.query<{ docs: string | null; total_len: string | null; terms: string[] | null; dfs: string[] | null }>(
-    `SELECT d.docs, d.total_len, s.terms, s.dfs FROM
-       (SELECT sum(docs) AS docs, sum(total_len) AS total_len FROM scope_stats WHERE ${mine}) d,
-       (SELECT array_agg(term) AS terms, array_agg(df) AS dfs FROM
-          (SELECT term, sum(df) AS df FROM term_stats WHERE ${mine} AND term = ANY($2::text[]) GROUP BY term HAVING sum(df) > 0) w) s`,
-    [tenant, terms],
-  );
-  const row = r.rows[0];
-  const docs = Number(row?.docs ?? 0);
-  const df = new Map<string, number>();
-  (row?.terms ?? []).forEach((t, i) => df.set(t, Number(row!.dfs![i])));
-  return { docs, avgLen: docs ? Number(row!.total_len) / docs || 1 : 1, df };
-}
-
 export function idfOf(stats: TenantStats, term: string): number {
   const df = stats.df.get(term) ?? 0;
   if (!df) return 0;
   return Math.log(1 + (stats.docs - df + 0.5) / (df + 0.5));
 }
 
-/**
- * BM25 over the tenant, the window's formula (core/lexical/bm25.ts) in SQL: documents are found by their
- * rarer query words (full-text index); very common words only add to documents a rarer word found, as the
- * window's index does, so a query made of filler scans nothing. And, in the same round trip, the memories
- * filed under the query's signature keys or under the same message with another tool prefix.
- */
-export async function wordAndSignatureCandidates(
-  q: Queryable, tenant: string, text: string, tokens: string[], stats: TenantStats, n: number, now: number,
-): Promise<{ lexical: LexicalHit[]; bySignature: Map<string, Set<string>> }> {
-  const params: unknown[] = [tenant, now];
-  const parts: string[] = [];
-  const ctes: string[] = [];
-  const qtf = new Map<string, number>();
-  for (const t of tokens) qtf.set(t, (qtf.get(t) ?? 0) + 1);
-  const known = stats.docs && n > 0 ? [...qtf.keys()].filter(t => stats.df.has(t)) : [];
-  if (known.length) {
-    const commonDf = Math.max(500, stats.docs * 0.15);
-    const rare = known.filter(t => stats.df.get(t)! <= commonDf);
-    const weights = known.map(t => idfOf(stats, t) * (1 + Math.log(qtf.get(t)!)));
-    const at = params.length;
-    params.push(known, weights, anyTermQuery(rare.length ? rare : known), stats.avgLen, n);
-    ctes.push(
-      `qt AS (SELECT * FROM unnest($${at + 1}::text[], $${at + 2}::float8[]) AS qt(term, w))`,
-      `hits AS (SELECT id, len, terms, tf FROM memories WHERE tenant_id = $1 AND words @@ $${at + 3}::tsquery AND ${recallable(2)})`,
-      `lex AS (SELECT h.id, sum(qt.w * d.tf * ${K1 + 1} / (d.tf + ${K1} * (${1 - B} + ${B} * h.len / $${at + 4}::float8))) AS score, array_agg(qt.term) AS terms
-         FROM hits h CROSS JOIN LATERAL unnest(h.terms, h.tf) AS d(term, tf) JOIN qt ON qt.term = d.term
-         GROUP BY h.id ORDER BY score DESC, h.id LIMIT $${at + 5})`,
-    );
-    parts.push(`SELECT 'w' AS src, id, score, terms, NULL::text[] AS sig_keys FROM lex`);
-  }
-  const keys = [...querySignatures(text).keys()];
-  if (keys.length) {
-    const at = params.length;
-    params.push(keys, [...new Set(keys.map(signatureTextOf).filter(t => t.length >= 12))]);
-    ctes.push(`sig AS (SELECT id, sig_keys FROM memories WHERE tenant_id = $1 AND (sig_keys && $${at + 1}::text[] OR sig_texts && $${at + 2}::text[]) AND ${recallable(2)}
-      ORDER BY updated_at DESC LIMIT ${MAX_SIGNATURE_ROWS})`);
-    parts.push(`SELECT 's' AS src, id, NULL::float8 AS score, NULL::text[] AS terms, sig_keys FROM sig`);
-  }
-  const lexical: LexicalHit[] = [];
-  const bySignature = new Map<string, Set<string>>();
-  if (!parts.length) return { lexical, bySignature };
-  const r = await q.query<{ src: string; id: string; score: number | null; terms: string[] | null; sig_keys: string[] | null }>(
-    `WITH ${ctes.join(',\n')} ${parts.join(' UNION ALL ')}`, params,
-  );
-  for (const row of r.rows) {
-    if (row.src === 'w') { lexical.push({ id: row.id, score: Number(row.score), terms: row.terms ?? [] }); continue; }
-    for (const key of row.sig_keys ?? []) {
-      let set = bySignature.get(key);
-      if (!set) { set = new Set(); bySignature.set(key, set); }
-      set.add(row.id);
-    }
-  }
-  lexical.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-  return { lexical, bySignature };
-}
+/** What may be recalled, with the transaction time as parameter $2. */
+const R = RECALLABLE.replace('$NOW', '$2');
 
 /**
- * The memories themselves: the candidates, the tenant's constraints (they come whenever they are in scope),
- * then what the ranking asks about them — the live lesson behind a candidate episode, and whether the fact
- * that superseded a candidate fact still exists.
+ * Everything one recall reads, as one statement (so one round trip with the caller's settings, and, being
+ * prepared, planned once per connection). Parameters: $1 tenant, $2 now, $3 the query's distinct tokens
+ * and $4 how often each occurs, $5 how many word hits to keep, $6 signature keys, $7 their message texts.
+ *
+ * - Statistics: the team's and the caller's own private memories' (never another principal's: their words
+ *   must not move this caller's scores), and each query token's document frequency.
+ * - Words: BM25 over the tenant, the window's formula (core/lexical/bm25.ts) in SQL. Of a long query only
+ *   the MAX_QUERY_TOKENS rarest known words count (core/recallQuery.ts pickTokens). Documents are found
+ *   by their rarer query words; very common words only add to documents a rarer word found, as the
+ *   window's index does, so a query made of filler scans nothing. A document's count of a word is read
+ *   from its term arrays by position, without unnesting them.
+ * - Signatures: memories filed under the query's keys or under the same message with another tool prefix.
+ * - Rows: the candidates, the tenant's constraints (they come whenever they are in scope), the live lesson
+ *   behind a candidate episode, and the fact that superseded a candidate fact.
  */
-export async function loadCandidates(q: Queryable, tenant: string, ids: string[], now: number, vectors: boolean): Promise<{ memories: Map<string, StoredMemory>; vectors?: Map<string, Float32Array> }> {
-  const cols = `${ROW_COLUMNS}${vectors ? ', embedding::text AS embedding' : ''}`;
-  const memories = new Map<string, StoredMemory>();
-  const vecs = vectors ? new Map<string, Float32Array>() : undefined;
-  const take = (rows: RowOut[]) => {
-    for (const row of rows) {
-      const s = stored(row);
-      memories.set(s.memory.id, s);
-      const v = vecs && parseVector(row.embedding);
-      if (v) vecs!.set(s.memory.id, v);
-    }
-  };
-  const first = await q.query<RowOut>(
-    `(SELECT ${cols} FROM memories WHERE tenant_id = $1 AND id = ANY($2::text[]) AND ${recallable(3)})
-     UNION ALL
-     (SELECT ${cols} FROM memories WHERE tenant_id = $1 AND maturity = 'constraint' AND NOT (id = ANY($2::text[])) AND ${recallable(3)} ORDER BY updated_at DESC LIMIT ${MAX_CONSTRAINTS})`,
-    [tenant, ids, now],
-  );
-  take(first.rows);
-  const episodes: string[] = [];
-  const successors: string[] = [];
-  for (const s of memories.values()) {
-    if (s.memory.kind === 'episode') episodes.push(s.memory.id);
-    if (s.memory.kind === 'fact' && s.memory.supersededBy && !memories.has(s.memory.supersededBy)) successors.push(s.memory.supersededBy);
-  }
-  if (episodes.length || successors.length) {
-    const more = await q.query<RowOut>(
-      `SELECT ${cols} FROM memories WHERE tenant_id = $1 AND ((kind = 'lesson' AND evidence && $2::text[]) OR id = ANY($3::text[])) AND ${recallable(4)}`,
-      [tenant, episodes, successors, now],
-    );
-    take(more.rows.filter(r => !memories.has(r.body.id)));
-  }
-  return { memories, vectors: vecs };
+function recallText(vectors: boolean): string {
+  const cols = `id, kind, ${ROW_COLUMNS}${vectors ? ', embedding::text AS embedding' : ''}`;
+  return `WITH
+  d AS (SELECT coalesce(sum(docs), 0)::float8 AS docs, coalesce(sum(total_len), 0)::float8 AS total_len
+        FROM scope_stats WHERE tenant_id = $1 AND scope IN ('', coalesce(current_setting('engram.principal', true), ''))),
+  df AS (SELECT term, sum(df)::float8 AS df FROM term_stats
+         WHERE tenant_id = $1 AND scope IN ('', coalesce(current_setting('engram.principal', true), '')) AND term = ANY ($3) GROUP BY term HAVING sum(df) > 0),
+  known AS (SELECT u.term, u.ord, df.df, ln(1 + (d.docs - df.df + 0.5) / (df.df + 0.5)) * (1 + ln(u.qtf)) AS w,
+                   ln(1 + (d.docs - df.df + 0.5) / (df.df + 0.5)) AS idf
+            FROM unnest($3, $4) WITH ORDINALITY AS u(term, qtf, ord) JOIN df USING (term) CROSS JOIN d WHERE d.docs > 0 AND $5 > 0),
+  qt AS (SELECT term, w, df FROM known
+         WHERE cardinality($3) <= ${MAX_QUERY_TOKENS} OR ord IN (SELECT ord FROM known ORDER BY idf DESC, ord LIMIT ${MAX_QUERY_TOKENS})),
+  probe AS (SELECT coalesce(nullif(array(SELECT term FROM qt WHERE df <= greatest(500, (SELECT docs FROM d) * 0.15)), '{}'), array(SELECT term FROM qt)) AS terms),
+  avg AS (SELECT CASE WHEN docs > 0 AND total_len > 0 THEN total_len / docs ELSE 1 END AS len FROM d),
+  lex AS (SELECT m.id, s.score, s.terms FROM memories m CROSS JOIN LATERAL (
+            SELECT sum(qt.w * x.tf * ${K1 + 1} / (x.tf + ${K1} * (${1 - B} + ${B} * m.len / (SELECT len FROM avg)))) AS score, array_agg(qt.term) AS terms
+            FROM qt CROSS JOIN LATERAL (SELECT m.tf[array_position(m.terms, qt.term)] AS tf) x WHERE x.tf IS NOT NULL) s
+          WHERE m.tenant_id = $1 AND m.terms && (SELECT terms FROM probe) AND ${R}
+          ORDER BY s.score DESC, m.id LIMIT $5),
+  sig AS (SELECT id, sig_keys FROM memories WHERE tenant_id = $1 AND (sig_keys && $6 OR sig_texts && $7) AND ${R}
+          ORDER BY updated_at DESC LIMIT ${MAX_SIGNATURE_ROWS}),
+  cand AS (SELECT id FROM lex UNION SELECT id FROM sig),
+  m1 AS (SELECT ${cols} FROM memories WHERE tenant_id = $1 AND id IN (SELECT id FROM cand) AND ${R}
+         UNION ALL
+         (SELECT ${cols} FROM memories WHERE tenant_id = $1 AND maturity = 'constraint' AND id NOT IN (SELECT id FROM cand) AND ${R}
+          ORDER BY updated_at DESC LIMIT ${MAX_CONSTRAINTS})),
+  behind AS (SELECT array(SELECT id FROM m1 WHERE kind = 'episode') AS episodes,
+                    array(SELECT body->>'supersededBy' FROM m1 WHERE kind = 'fact' AND body ? 'supersededBy') AS successors),
+  -- Most recalls have neither: the memories are then not read at all (behind's one row fails the filter).
+  m2 AS (SELECT ${cols.replace(/(^|, )(?=[a-z])/g, '$1m.')} FROM behind b JOIN memories m
+           ON m.tenant_id = $1 AND ((m.kind = 'lesson' AND m.evidence && b.episodes) OR m.id = ANY (b.successors))
+         WHERE cardinality(b.episodes) + cardinality(b.successors) > 0 AND m.id NOT IN (SELECT id FROM m1) AND ${R.replace(/(?<![.\w])(status|principal|expires_at)\b/g, 'm.$1')})
+SELECT (SELECT docs FROM d) AS docs, (SELECT total_len FROM d) AS total_len,
+  (SELECT json_agg(json_build_array(term, df)) FROM df) AS dfs,
+  (SELECT json_agg(json_build_array(id, score, terms)) FROM lex) AS lex,
+  (SELECT json_agg(json_build_array(id, sig_keys)) FROM sig) AS sig,
+  (SELECT json_agg(r) FROM (SELECT * FROM m1 UNION ALL SELECT * FROM m2) r) AS rows`;
 }
 
-/** All candidate queries for one recall, in the caller's transaction. */
+const STATEMENTS = new Map<boolean, Statement>();
+
+/** The recall statement (with or without vectors); the name says its version, so a changed text is prepared anew. */
+export function recallStatement(vectors: boolean): Statement {
+  let st = STATEMENTS.get(vectors);
+  if (!st) {
+    st = { name: `engram_recall_v1${vectors ? '_vec' : ''}`, types: ['text', 'bigint', 'text[]', 'int[]', 'int', 'text[]', 'text[]'], text: recallText(vectors) };
+    STATEMENTS.set(vectors, st);
+  }
+  return st;
+}
+
+interface RecallRow {
+  docs: number | string | null; total_len: number | string | null;
+  dfs: [string, number][] | null; lex: [string, number, string[]][] | null; sig: [string, string[]][] | null;
+  rows: (RowOut & { id: string })[] | null;
+}
+
+/** All candidates for one recall: one statement, one round trip (`run` executes it as the caller). */
 export async function fetchCandidates(
-  q: Queryable, tenant: string, query: { text: string; k: number; now: number }, opts: { vectors: boolean; pickTokens(tokens: string[], stats: TenantStats): string[] },
+  run: (st: Statement, params: unknown[]) => Promise<Rows<RecallRow>>, tenant: string, query: { text: string; k: number; now: number }, opts: { vectors: boolean },
 ): Promise<Candidates> {
   const text = query.text.slice(0, MAX_QUERY_CHARS);
-  const all = tokenize(text);
-  const stats = await tenantStats(q, tenant, [...new Set(all)]);
-  const tokens = opts.pickTokens(all, stats);
+  const qtf = new Map<string, number>();
+  for (const t of tokenize(text)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  const keys = [...querySignatures(text).keys()];
+  const sigTexts = [...new Set(keys.map(signatureTextOf).filter(t => t.length >= 12))];
   const pool = Math.max(50, query.k * 10);
-  const { lexical, bySignature } = await wordAndSignatureCandidates(q, tenant, text, tokens, stats, pool, query.now);
-  const ids = new Set(lexical.map(h => h.id));
-  for (const set of bySignature.values()) for (const id of set) ids.add(id);
-  const { memories, vectors } = await loadCandidates(q, tenant, [...ids], query.now, opts.vectors);
+  const r = await run(recallStatement(opts.vectors), [tenant, query.now, [...qtf.keys()], [...qtf.values()], pool, keys, sigTexts]);
+  const row = r.rows[0];
+  const docs = Number(row?.docs ?? 0);
+  const stats: TenantStats = { docs, avgLen: docs ? Number(row!.total_len) / docs || 1 : 1, df: new Map((row?.dfs ?? []).map(([t, n]) => [t, Number(n)])) };
+  const lexical: LexicalHit[] = (row?.lex ?? []).map(([id, score, terms]) => ({ id, score: Number(score), terms: terms ?? [] }));
+  lexical.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const bySignature = new Map<string, Set<string>>();
+  for (const [id, sigKeys] of row?.sig ?? []) {
+    for (const key of sigKeys ?? []) {
+      let set = bySignature.get(key);
+      if (!set) { set = new Set(); bySignature.set(key, set); }
+      set.add(id);
+    }
+  }
+  const memories = new Map<string, StoredMemory>();
+  const vectors = opts.vectors ? new Map<string, Float32Array>() : undefined;
+  for (const m of row?.rows ?? []) {
+    const s = stored(m);
+    memories.set(s.memory.id, s);
+    const v = vectors && parseVector(m.embedding);
+    if (v) vectors!.set(s.memory.id, v);
+  }
   return { stats, lexical, bySignature, memories, vectors };
 }
 

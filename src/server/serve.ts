@@ -10,6 +10,7 @@ import { createHttpServer } from './http';
 import { RateLimiter } from './rateLimit';
 import { migrate, type SchemaInfo } from './schema';
 import { TeamService } from './service';
+import { TokenCache } from './tokenCache';
 import { mcpHandler } from './mcpHttp';
 import * as fs from 'fs';
 import { newKey, writeControl } from './localControl';
@@ -36,6 +37,7 @@ export interface RunningServer {
   schema: SchemaInfo;
   service: TeamService;
   hub: ChangeHub;
+  tokens: TokenCache;
   close(): Promise<void>;
 }
 
@@ -57,6 +59,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const schema = await migrate(db, { vectors: opts.vectors });
     const service = new TeamService({ db, vectors: schema.vectors === 'pgvector', now: opts.now });
     hub = new ChangeHub(db, opts.log);
+    const tokens = new TokenCache(db);
+    hub.onRevoked(id => tokens.revoked(id));
+    hub.onGap(() => tokens.clear());
     await hub.start();
     const limiter = new RateLimiter({ perSecond: opts.rate ?? 50, burst: opts.burst ?? 200 });
     const health = async () => {
@@ -70,7 +75,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     };
     // The embedded database is this process's alone: token commands reach it through us (localControl.ts).
     const localKey = db.kind === 'embedded' && opts.dataDir ? newKey() : undefined;
-    server = createHttpServer({ service, hub, limiter, log: opts.log, health, mcp: mcpHandler(service, opts.log, version), localKey });
+    server = createHttpServer({ service, hub, limiter, tokens, log: opts.log, health, mcp: mcpHandler(service, opts.log, version), localKey });
     const s = server;
     await new Promise<void>((resolve, reject) => {
       s.once('error', reject);
@@ -81,7 +86,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const url = `http://${host}:${addr.port}`;
     const controlFile = localKey ? writeControl(opts.dataDir!, { pid: process.pid, url: url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:'), key: localKey }) : undefined;
     const running: RunningServer = {
-      url, db, schema, service, hub,
+      url, db, schema, service, hub, tokens,
       close: async () => {
         if (controlFile) fs.rmSync(controlFile, { force: true });
         await hub!.close();

@@ -202,10 +202,11 @@ export class TeamService {
     const now = this.now();
     // The one recall service every surface asks, over this tenant's database as its store: the team's
     // memories and the caller's own private ones (owner 'personal' on the server).
-    const results = await this.opts.db.callerTx(caller, q => new RecallService({
-      workspace: async () => new TenantRecallSource(q, caller, { vectors: this.opts.vectors, workspace: ws, now }),
+    // The source reads in one round trip as the caller (its own transaction), then ranks without the database.
+    const results = await new RecallService({
+      workspace: async () => new TenantRecallSource(this.opts.db, caller, { vectors: this.opts.vectors, workspace: ws, now }),
       owners: () => ['team', 'personal'],
-    }).recall(query));
+    }).recall(query);
     return { query: b.query, ...(file ? { file } : {}), results };
   }
 

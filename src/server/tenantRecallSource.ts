@@ -1,17 +1,16 @@
 // The team server's RecallSource (core/recallService.ts): one tenant's database as a store recall ranks in.
-// Its recall(q) runs the candidate queries (recallSource.ts) — what one query can be about, inside the
-// caller's transaction, so row-level security has already cut the rows — and ranks them with the window's
+// Its recall(q) runs the candidate statement (recallSource.ts) — what one query can be about, in one round
+// trip as the caller, so row-level security has already cut the rows — and ranks them with the window's
 // own RecallEngine (core/recall.ts: gate, caps, reasons, constraints, near misses) over the interfaces of
 // core/recall/source.ts, the tenant's word statistics standing in for the in-memory index. Owners, the
 // default and largest k and merging come from the RecallService the server asks, as on every surface.
 import { Bm25Index } from '../core/lexical';
 import { RecallEngine } from '../core/recall';
-import { pickTokens } from '../core/recallQuery';
 import type { RecallSource } from '../core/recallService';
 import { MemoryState } from '../core/reduce';
 import type { RecallQuery, RecallResult } from '../core/types';
 import { HashEmbedder } from '../store/hashEmbedder';
-import type { Caller, Queryable } from './db';
+import type { Caller, Db } from './db';
 import { fetchCandidates, idfOf, type Candidates, type LexicalHit, type TenantStats } from './recallSource';
 import type { StoredMemory } from './writes';
 
@@ -34,13 +33,12 @@ export class TenantRecallSource implements RecallSource {
   /** Every row the last recall fetched, by id. */
   readonly meta = new Map<string, StoredMemory>();
 
-  constructor(private readonly q: Queryable, private readonly caller: Caller, private readonly opts: { vectors: boolean; workspace?: string; now: number }) {}
+  constructor(private readonly db: Db, private readonly caller: Caller, private readonly opts: { vectors: boolean; workspace?: string; now: number }) {}
 
   async recall(query: RecallQuery): Promise<RecallResult[]> {
     const k = query.k ?? 5;
-    const c = await fetchCandidates(this.q, this.caller.tenant, { text: query.text, k, now: this.opts.now }, {
+    const c = await fetchCandidates((st, params) => this.db.callerStatement(this.caller, st, params), this.caller.tenant, { text: query.text, k, now: this.opts.now }, {
       vectors: this.opts.vectors,
-      pickTokens: (tokens, stats) => pickTokens(tokens, new TenantLexical(stats, [])),
     });
     for (const [id, s] of c.memories) this.meta.set(id, s);
     return this.engineOver(c).recall({ ...query, now: this.opts.now });

@@ -3,6 +3,7 @@
 // is nothing to guess that a slow hash would protect.
 import { createHash, randomBytes } from 'crypto';
 import type { Caller, Db } from './db';
+import { CHANGES_CHANNEL } from './writes';
 
 export const ROLES = ['member', 'reviewer', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -14,6 +15,10 @@ const TOKEN = /^eng_[A-Za-z0-9_-]{43}$/;
 export function nameProblem(what: string, v: string | undefined): string | undefined {
   if (!v) return `${what} is required`;
   return NAME.test(v) ? undefined : `${what} "${v.slice(0, 40)}" must be 1-128 letters, digits, ".", "_", "@" or "-", starting with a letter or digit`;
+}
+
+export function tokenHash(token: string): string {
+  return hashOf(token);
 }
 
 function hashOf(token: string): string {
@@ -41,14 +46,20 @@ export async function createToken(db: Db, who: { tenant: string; principal: stri
   return { token, info: { id, ...who, createdAt: new Date(row.created_at).toISOString() } };
 }
 
-/** Revokes by token id or by the token itself; false when there is no such live token. */
+/**
+ * Revokes by token id or by the token itself; false when there is no such live token. Every server hears
+ * of it (NOTIFY on the change channel) and drops the token from its cache; requests check it anyway.
+ */
 export async function revokeToken(db: Db, idOrToken: string): Promise<boolean> {
   const byToken = TOKEN.test(idOrToken);
-  const r = await db.ownerTx(q => q.query(
-    `UPDATE tokens SET revoked_at = now() WHERE ${byToken ? 'hash' : 'id'} = $1 AND revoked_at IS NULL`,
-    [byToken ? hashOf(idOrToken) : idOrToken],
-  ));
-  return r.rowCount > 0;
+  return db.ownerTx(async q => {
+    const r = await q.query<{ id: string }>(
+      `UPDATE tokens SET revoked_at = now() WHERE ${byToken ? 'hash' : 'id'} = $1 AND revoked_at IS NULL RETURNING id`,
+      [byToken ? hashOf(idOrToken) : idOrToken],
+    );
+    for (const { id } of r.rows) await q.query(`SELECT pg_notify($1, $2)`, [CHANGES_CHANNEL, JSON.stringify({ revoked: id })]);
+    return r.rows.length > 0;
+  });
 }
 
 export async function listTokens(db: Db, tenant?: string): Promise<TokenInfo[]> {

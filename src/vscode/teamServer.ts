@@ -198,7 +198,7 @@ export async function shareThroughServer(sync: TeamServerSync, m: Memory): Promi
   const url = sync.url();
   if (!url) throw new Error(vscode.l10n.t('Set engram.team.server to the team server URL first.'));
   const client = await sync.client();
-  if (!client) throw new Error(vscode.l10n.t('Sign in to the team server first (Engram: Sign in to Team Server).'));
+  if (!client) throw new Error(vscode.l10n.t('Sign in to the team server first (Engram: Sign in to Team Server…).'));
   const { toTeamLine } = loadStoreModule();
   // The same masking as a team-file line (home folder, user and host names, absolute paths); the server
   // masks and flags again and decides owner and review.

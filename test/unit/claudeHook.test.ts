@@ -106,7 +106,7 @@ describe('Claude Code hooks', function () {
       assert.strictEqual(all.find(m => m.kind === 'lesson')!.fixApproach, expectedFix);
     });
   }
-  it('dist/hook.js, the hook\'s own small entry, appends without the store and stores at SessionEnd through cli.js beside it', async () => {
+  it('dist/hook.js, the hook\'s own small entry, appends without the store and stores at SessionEnd through cliStore.js beside it', async () => {
     const hookJs = await buildHook(cli);
     const bundle = fs.readFileSync(hookJs, 'utf8');
     // A design rule, not a timing: the store, the replay and vectra are not in the hook's bundle.

@@ -29,6 +29,10 @@ describe('clean episodes: lockfiles in one line', () => {
     assert.deepStrictEqual(buildOutputDirs('tsconfig.json', '{\n  // emitted here\n  "compilerOptions": { "outDir": "./lib", "declarationDir": "types/", },\n}\n'), ['lib/', 'types/']);
     assert.deepStrictEqual(buildOutputDirs('packages/api/tsconfig.build.json', '{ "compilerOptions": { "outDir": "lib" } }'), ['packages/api/lib/']);
     assert.ok(isGenerated('lib/util.js', ['lib/']) && !isGenerated('library/a.ts', ['lib/']));
+    // bin/ holds a project's own scripts (bin/slugify.pl, bin/rails, bin/cli.js); only a .NET build's
+    // configuration folders under it, and compiled files anywhere, are output.
+    for (const f of ['bin/slugify.pl', 'bin/cli.js', 'app/bin/run.sh']) assert.ok(!isGenerated(f), f);
+    for (const f of ['bin/Debug/net8.0/app.dll', 'src/App/bin/Release/App.exe', 'obj/project.assets.json']) assert.ok(isGenerated(f), f);
     assert.ok(isLockfile('packages/web/pnpm-lock.yaml') && !isLockfile('package.json'));
   });
 

@@ -58,10 +58,23 @@ describe('failing tests: one fixed, another still failing', () => {
     });
   }
 
-  it('a message that names its own test (go) is kept as it is', () => {
+  it("a message that names its own test (go) keeps it first; the run's other failing tests follow", () => {
     const out = '--- FAIL: TestSlug (0.00s)\n    strings_test.go:7: Slug = "a b", want "a-b"\n--- FAIL: TestTitle (0.00s)\nFAIL\n';
     const e = errorFromOutput(out, 1, 'go test ./...');
     assert.ok(e);
-    assert.strictEqual(e.message.match(/\ntest: /g)?.length, 1);
+    assert.deepStrictEqual(e.message.split('\n').filter(l => l.startsWith('test: ')), ['test: TestSlug', 'test: TestTitle']);
+    // TestTitle fixed while TestSlug still fails: the fix of TestTitle is seen, not hidden behind TestSlug.
+    const next = errorFromOutput(out.replace('--- FAIL: TestTitle (0.00s)\n', ''), 1, 'go test ./...');
+    assert.ok(next);
+    assert.strictEqual(stillFailing(e, next, out, 'go test ./...'), false);
+    assert.deepStrictEqual(fixedPart(e, next).message.split('\n'), ['Slug = "a b", want "a-b"', 'test: TestTitle']);
+  });
+
+  it("the fixed test's lesson keeps none of the still-failing test's detail (cargo's left/right)", () => {
+    const [first, second] = runs('cargo-test-two-tests-two-fixes');
+    const a = errorFromOutput(first.output, first.exitCode, first.command)!;
+    const b = errorFromOutput(second.output, second.exitCode, second.command)!;
+    assert.strictEqual(a.message.split('\n')[0], 'assertion `left == right` failed', 'the panic, not "error: test failed, to rerun pass `--lib`"');
+    assert.deepStrictEqual(fixedPart(a, b).message.split('\n'), ['assertion `left == right` failed', 'test: tests::parses_minutes']);
   });
 });

@@ -150,3 +150,31 @@ describe('diagnostics book: a restored episode\'s file', () => {
     assert.strictEqual(book.update('src/a.ts', []), undefined);
   });
 });
+
+describe('fix evidence: a change of punctuation only', () => {
+  // jq 1.6 on this file (read by scripts/port.sh): "parse error: Expected separator between values at line 4, column 9" (exit 4).
+  const before = '{\n  "name": "shop",\n  "port": 8080\n  "debug": false\n}\n';
+  const after = '{\n  "name": "shop",\n  "port": 8080,\n  "debug": false\n}\n';
+  function ended(): TrackedEpisode {
+    const t = new EpisodeTracker({ newId: () => 'ep' });
+    const error = { key: 'shell:-:jq parse error', family: 'shell:other', message: 'bash exited with code 4: parse error: Expected separator between values at line 4, column 9', tool: 'shell' };
+    t.commandEnded({ id: 'c1', line: 'bash scripts/port.sh', exitCode: 4, error }, 0);
+    t.edited('config/app.json', 1000);
+    const done = t.commandEnded({ id: 'c2', line: 'bash scripts/port.sh', exitCode: 0 }, 2000).find(e => e.type === 'ended');
+    assert.ok(done && done.type === 'ended');
+    return done.episode;
+  }
+
+  it('when nothing else changed, the added comma is the fix (not "unexplained")', () => {
+    const m = material(ended(), [lineDiff('config/app.json', before, after)!]);
+    const lesson = buildLesson(m, buildEpisode(m, 'ep'), 'l')!;
+    assert.strictEqual(lesson.unexplained, undefined);
+    assert.strictEqual(lesson.fixApproach, 'Changed `"port": 8080` to `"port": 8080,` in config/app.json (line 3).');
+  });
+
+  it('beside a change that says more, the comma is still not claimed', () => {
+    const more = after.replace('"debug": false', '"debug": true');
+    const m = material(ended(), [lineDiff('config/app.json', before, more)!]);
+    assert.strictEqual(buildLesson(m, buildEpisode(m, 'ep'), 'l')!.fixApproach, 'Changed `"debug": false` to `"debug": true` in config/app.json (line 3).');
+  });
+});

@@ -92,6 +92,9 @@ export class Session {
   }
   /** An editor edit (full text after it); language servers refresh; then the user saves. */
   edit(file, text, { save = true } = {}) {
+    // An editor edits only an open document, and opening it is an event of its own: a change event for a
+    // file never opened would leave its text before the edit unknown.
+    if (!this.opened.has(file)) this.open(file);
     this.write(file, text);
     this.snap.set(file, text);
     this.emit({ type: 'change', file, text }, 4000);

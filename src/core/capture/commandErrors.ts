@@ -26,16 +26,20 @@ export function errorFromOutput(output: string, exitCode: number | undefined, co
 
 /**
  * A test run's error names the tests that failed ("test: name" lines, read by errorDetails): the line kept
- * as the error is often the runner's summary (cargo's "error: test failed", maven's last line), and without
- * the names two runs failing different tests read as one problem. A message that already names its test
- * (go, jest, pytest) is kept as it is. The signature is computed before, so the names never change it.
+ * as the error is often the runner's summary (maven's last line) or one failure among several, and without
+ * the names two runs failing different tests read as one problem, and a fix of the second failing test
+ * while the first still fails would go unseen (cargo's two failing tests fixed by two edits). A message
+ * that names its own test (a panic under libtest, go, Surefire) keeps that test first; the run's other
+ * failing tests follow. The signature is computed before, so the names never change it.
  */
 function withFailingTests(message: string, output: string): string {
-  if (errorDetails(message).some(d => d.kind === 'test')) return message;
+  const named = new Set(errorDetails(message).filter(d => d.kind === 'test').map(d => d.value));
   const tests = failingTests(boundedLines(output.slice(0, 256 * 1024)));
-  return tests.length ? `${message}\n${tests.map(t => `test: ${t}`).join('\n')}` : message;
+  // A test named in another runner's words than the run's list (jest's "● suite › name"): kept as it is.
+  if (named.size && !tests.some(t => named.has(t))) return message;
+  const others = tests.filter(t => !named.has(t));
+  return others.length ? `${message}\n${others.map(t => `test: ${t}`).join('\n')}` : message;
 }
-
 
 const MAX_REMEMBERED_COMMANDS = 200;
 

@@ -44,9 +44,13 @@ const IMPORT_LINE = /^\s*(?:import\b|export\s+\{[^}]*\}\s+from\b|from\s+[\w.]+\s
  */
 const INDENTATION_IS_SYNTAX = /\.(?:py|pyi|pyw|ya?ml|coffee|pug|jade|haml|sass|styl|nim|hs|lhs|elm|fs|fsx|mk)$|(?:^|\/)(?:GNU)?[Mm]akefile$/;
 
-/** Same line but for trailing commas, semicolons and whitespace (and indentation where it means nothing). */
-function cosmetic(a: string, b: string, indentation: boolean): boolean {
-  const norm = (s: string) => (indentation ? s.trimEnd() : s.trim()).replace(/[,;]+$/, '').trimEnd();
+/**
+ * Same line but for trailing commas, semicolons and whitespace (and indentation where it means nothing).
+ * `punctuation`: a trailing comma or semicolon counts, for an episode where nothing else changed (the
+ * comma a JSON parse error was about).
+ */
+function cosmetic(a: string, b: string, indentation: boolean, punctuation = false): boolean {
+  const norm = (s: string) => (punctuation ? (indentation ? s.trimEnd() : s.trim()) : (indentation ? s.trimEnd() : s.trim()).replace(/[,;]+$/, '').trimEnd());
   return norm(a) === norm(b);
 }
 
@@ -56,12 +60,12 @@ function reindented(removed: readonly string[], added: readonly string[]): boole
 }
 
 /** The hunk's meaningful removed/added lines: cosmetic pairs and blank lines dropped. */
-export function meaningfulLines(h: Pick<Hunk, 'removed' | 'added'>, file = ''): { removed: string[]; added: string[] } {
+export function meaningfulLines(h: Pick<Hunk, 'removed' | 'added'>, file = '', punctuation = false): { removed: string[]; added: string[] } {
   const removed = [...h.removed];
   const added = [...h.added];
   const indentation = INDENTATION_IS_SYNTAX.test(file);
   for (let i = removed.length - 1; i >= 0; i--) {
-    const j = added.findIndex(x => cosmetic(x, removed[i], indentation));
+    const j = added.findIndex(x => cosmetic(x, removed[i], indentation, punctuation));
     if (j >= 0) { removed.splice(i, 1); added.splice(j, 1); }
   }
   const keep = (l: string) => l.trim() !== '';
@@ -73,14 +77,18 @@ function telling(lines: readonly string[]): boolean {
   return lines.some(l => /[\p{L}\p{N}]/u.test(l));
 }
 
-export interface RankedHunk { diff: FileDiff; hunk: Hunk; score: number }
+export interface RankedHunk { diff: FileDiff; hunk: Hunk; score: number; punctuation?: boolean }
 
-/** Hunks in the order they matter for this error: at its line, in its file, config, imports. */
-export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[]): RankedHunk[] {
+/**
+ * Hunks in the order they matter for this error: at its line, in its file, config, imports. A change of
+ * trailing punctuation only counts when no hunk says more (`punctuation`): then it is all that changed, and
+ * a missing comma is a fix.
+ */
+export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[], punctuation = false): RankedHunk[] {
   const out: RankedHunk[] = [];
   diffs.forEach((d, fileOrder) => {
     for (const h of d.hunks) {
-      const m = meaningfulLines(h, d.file);
+      const m = meaningfulLines(h, d.file, punctuation);
       if (!telling(m.removed) && !telling(m.added)) continue; // whitespace or punctuation only
       // A plain comment changes no behaviour, unless the error is that very line (a lint rule on comments).
       if (isCommentOnly(d.file, m) && !atErrorLine(t, d, h)) continue;
@@ -94,7 +102,7 @@ export function rankHunks(t: TrackedEpisode, diffs: readonly FileDiff[]): Ranked
       if ([...m.added, ...m.removed].some(l => IMPORT_LINE.test(l))) score += 2;
       if (d.created) score += 1;
       score -= fileOrder * 0.01; // stable: earlier-touched files first among equals
-      out.push({ diff: d, hunk: h, score });
+      out.push({ diff: d, hunk: h, score, ...(punctuation ? { punctuation } : {}) });
     }
   });
   return out.sort((a, b) => b.score - a.score);
@@ -116,8 +124,8 @@ export function codeSpan(lines: readonly string[], max = 160): string {
 }
 
 /** One hunk in words: "added `…` to `compilerOptions` in tsconfig.json", "changed `a` to `b` in x.ts". */
-export function describeHunk(d: FileDiff, h: Hunk): string {
-  const { removed, added } = meaningfulLines(h, d.file);
+export function describeHunk(d: FileDiff, h: Hunk, punctuation = false): string {
+  const { removed, added } = meaningfulLines(h, d.file, punctuation);
   const where = h.keyPath ? ` to \`${h.keyPath}\` in ${d.file}` : ` in ${d.file}`;
   const line = ` (line ${h.newFrom + 1})`;
   if (reindented(removed, added)) return `changed the indentation of ${codeSpan(added)} (${indentOf(removed[0])} → ${indentOf(added[0])}) in ${d.file}${line}`;
@@ -195,7 +203,7 @@ function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): s
   if (commands.length) return 'cmd:' + commands.map(c => commandBody(c).replace(/\s+/g, ' ').toLowerCase()).sort().join(' && ');
   const top = ranked[0];
   if (!top) return undefined;
-  const { removed, added } = meaningfulLines(top.hunk, top.diff.file);
+  const { removed, added } = meaningfulLines(top.hunk, top.diff.file, top.punctuation);
   const core = changeCore(removed, added);
   // A change of indentation alone keeps its lines: without them nothing would be left to tell it by.
   const shape = core.removed || core.added ? core : { removed: removed.map(l => l.trim()).join('\n'), added: added.map(l => l.trim()).join('\n') };
@@ -208,7 +216,9 @@ function fixKeyOf(commands: readonly string[], ranked: readonly RankedHunk[]): s
  * what is build output: capture calls it to keep such files out of an episode's steps, the lesson writer
  * out of its fix. `outDirs`: the project's own output folders when known (tsc's outDir, buildOutputDirs).
  */
-const GENERATED = /(^|\/)(?:node_modules|dist|build|out|target|coverage|\.next|\.nuxt|\.svelte-kit|\.turbo|\.parcel-cache|\.cache|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.venv|venv|\.gradle|bin|obj|\.eggs|[\w.-]+\.egg-info)\/|\.(?:o|obj|a|so|dylib|dll|class|pyc|pyo|tsbuildinfo|map|log)$/;
+// `bin/` holds a project's own scripts as often as a build's output (bin/slugify.pl, bin/rails, bin/cli.js):
+// it is output only in the configuration folders a .NET or Visual Studio build writes (bin/Debug/…).
+const GENERATED = /(^|\/)(?:node_modules|dist|build|out|target|coverage|\.next|\.nuxt|\.svelte-kit|\.turbo|\.parcel-cache|\.cache|__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.venv|venv|\.gradle|obj|bin\/(?:Debug|Release|x64|x86|ARM64)|\.eggs|[\w.-]+\.egg-info)\/|\.(?:o|obj|a|so|dylib|dll|exe|pdb|class|pyc|pyo|tsbuildinfo|map|log)$/;
 
 export function isGenerated(file: string, outDirs: readonly string[] = []): boolean {
   if (GENERATED.test(file) || isLockfile(file)) return true;
@@ -239,7 +249,8 @@ export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): F
   const installed = commands.some(isInstallCommand);
   // Documentation never fixes a compile, test or runtime error, unless the error is about that file.
   const diffs = allDiffs.filter(d => !isGenerated(d.file) && !(installed && MANIFEST.test(d.file)) && !(isDocsFile(d.file) && !errorConcerns(t, d.file)));
-  const ranked = rankHunks(t, diffs);
+  const strict = rankHunks(t, diffs);
+  const ranked = strict.length ? strict : rankHunks(t, diffs, true);
   const rankedFiles = new Set(ranked.map(r => r.diff.file));
   const changedFiles = diffs.filter(d => rankedFiles.has(d.file) || d.created || d.deleted).map(d => d.file);
   const inert = allDiffs.filter(d => !isGenerated(d.file) && !changedFiles.includes(d.file) && (d.hunks.length || d.created || d.deleted) && !(installed && MANIFEST.test(d.file))).map(d => d.file);
@@ -252,7 +263,7 @@ export function fixEvidence(t: TrackedEpisode, allDiffs: readonly FileDiff[]): F
   for (const r of ranked) {
     if (actions.length >= 3) break;
     if (seenFiles.has(r.diff.file) && (r.diff.created || r.diff.deleted)) continue;
-    actions.push(describeHunk(r.diff, r.hunk));
+    actions.push(describeHunk(r.diff, r.hunk, r.punctuation));
   }
   let change = '';
   for (const r of ranked) {

@@ -55,6 +55,11 @@ function testPassedSince(old: ProblemError, next: ProblemError): boolean {
 export function fixedPart<T extends ProblemError>(old: T, next: ProblemError): T {
   if (!testPassedSince(old, next)) return old;
   const still = new Set(errorDetails(next.message).filter(d => d.kind === 'test').map(d => d.value));
-  const message = old.message.split('\n').filter(l => !(l.startsWith('test: ') && still.has(l.slice(6).trim()))).join('\n');
+  const [head, ...rest] = old.message.split('\n');
+  // The lines after the first test's name (`left: …`, `Expected: …`) are that test's: when it still fails,
+  // they say nothing of the test that was fixed.
+  const firstTest = rest.find(l => l.startsWith('test: '))?.slice(6).trim();
+  const ownDetail = firstTest !== undefined && still.has(firstTest);
+  const message = [head, ...rest.filter(l => (l.startsWith('test: ') ? !still.has(l.slice(6).trim()) : !ownDetail))].join('\n');
   return { ...old, message };
 }

@@ -16,6 +16,14 @@ import type { Matcher, Scan } from './scan';
 const LOCATED = /^(?:([a-z][\w-]*): )?([^\s:]+):(\d+)(?::(\d+))?(?::| -) +(\S.*)$/;
 const BIOME_HEAD = /^([^\s:]+):(\d+):(\d+) ((?:[\w-]+\/)+[\w-]+)(?: +[A-Z]+)* +━+$/;
 const BIOME_BODY = /^\s*([×✖!i]) (.+)$/;
+// Maven's compiler plugin: "/src/A.java:[5,29] message" (the [ERROR]/[WARNING] marker taken off by Scan).
+const BRACKETED = /^([^\s:]+):\[(\d+),(\d+)\] (\S.*)$/;
+// Perl, and tools that end their message with where it happened: "message at bin/x.pl line 3." (a
+// `, <STDIN> line 2` read position may follow).
+const AT_LINE = /^(\S.*?) at ([^\s,]+) line (\d+)(?:, <[^>]*> (?:line|chunk) \d+)?\.$/;
+// CMake and tools of its kind: "CMake Error at CMakeLists.txt:4 (add_executable):" with the message on
+// the indented lines below.
+const SEVERITY_AT = /^(?:([A-Z][\w.-]*) )?(Error|Warning|Deprecation Warning|Warning \(dev\))(?: in [\w.-]+)? at ([^\s:]+):(\d+)(?: \(([^)]*)\))?:$/;
 const SEVERITY = /^(fatal error|error|fatal|warning|warn|note|help|info|information|hint|remark|suggestion)(?:\[([\w-]+)\])?:\s*(.*)$/i;
 const LEADING_CODE = /^([A-Z]{1,5}\d{2,5})(?::| \[\*\])? +(\S.*)$/;
 const TRAILING_CODE = /^(.*?) +(?:\[(?:Error|Warning)\/([\w@/.-]+)\]|\[([\w-]+)\]|\(((?:report|lint\/)\w+|[a-z]+(?:-[a-z]+)+)\))$/;
@@ -36,6 +44,18 @@ export const located: Matcher = {
   match({ i, raw, t }, s) {
     const head = BIOME_HEAD.exec(t);
     if (head) return biome(s, i, head);
+    const at = SEVERITY_AT.exec(t);
+    if (at && !/^\s/.test(raw) && looksLikeFile(at[3])) return severityAt(s, i, at);
+    const br = BRACKETED.exec(t);
+    if (br && looksLikeFile(br[1])) {
+      s.push(s.make(i, s.programTool ?? 'generic', RANK.located, { message: br[4].trim(), file: br[1].replace(/^\.\//, ''), line: +br[2], column: +br[3] }));
+      return true;
+    }
+    const pl = AT_LINE.exec(t);
+    if (pl && !/^\s/.test(raw) && looksLikeFile(pl[2])) {
+      s.push(s.make(i, s.programTool ?? 'generic', RANK.located, { message: pl[1].trim(), file: pl[2].replace(/^\.\//, ''), line: +pl[3] }));
+      return true;
+    }
     const m = LOCATED.exec(t);
     if (!m || !looksLikeFile(m[2])) return false;
     const [, , file, line, column] = m;
@@ -90,4 +110,26 @@ function biome(s: Scan, i: number, head: RegExpExecArray): number | true {
     return k;
   }
   return true;
+}
+
+/** "X Error at file:line (context):": the message is the first paragraph of the indented lines below. */
+function severityAt(s: Scan, i: number, m: RegExpExecArray): number | true {
+  const body: string[] = [];
+  let k = i + 1;
+  for (; k < s.lines.length && k <= i + 12; k++) {
+    const l = s.lines[k];
+    if (!l.trim()) {
+      // "Cannot find source file:" names what it means in the next paragraph.
+      if (body.length && !body[body.length - 1].endsWith(':')) break;
+      continue;
+    }
+    if (!/^\s/.test(l)) break;
+    const ended = body.length && body[body.length - 1].endsWith(':') && k > i + 1 && !s.lines[k - 1].trim();
+    body.push(l.trim());
+    if (ended) { k++; break; }
+  }
+  if (!body.length || !/^Error/.test(m[2])) return true; // a warning, or nothing said: context
+  const tool = s.programTool ?? (m[1] ? m[1].toLowerCase() : 'generic');
+  s.push(s.make(i, tool, RANK.compiler, { message: body.join(' '), file: m[3].replace(/^\.\//, ''), line: +m[4] }));
+  return k - 1;
 }

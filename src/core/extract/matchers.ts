@@ -7,7 +7,7 @@ import { javac } from './javac';
 import { gcc } from './gcc';
 import { ld } from './ld';
 import { wrappers } from './wrappers';
-import { rustc } from './rustc';
+import { rustc, rustPanic } from './rustc';
 import { npm } from './npm';
 import { java } from './java';
 import { coreutils, shell } from './shell';
@@ -39,6 +39,8 @@ export const MATCHERS: readonly Matcher[] = [
   // "error[E0382]: x", or "error: x" with a "-->" location below; before generic, which would take the
   // latter. A bare "error: x" with neither is left to the matchers after it.
   rustc,
+  // "thread 'x' panicked at file:line:col:" with its message below (read as one block).
+  rustPanic,
   // Reads its whole "npm ERR!" block at once; the lines inside it are not offered again.
   npm,
   java,
@@ -79,4 +81,4 @@ export const MATCHERS: readonly Matcher[] = [
 // matcher above, so the long tail of build noise costs one scan per line. A new matcher whose lines
 // contain none of these words must add its own here.
 // A "file:line" at the start of a line (after an analyser's "vet: ") may be any tool's diagnostic.
-export const MAY_START = /rror|ERR|atal|FATAL|xception|Traceback|Warning|Interrupt|Exit|Iteration|undefined reference|multiple definition|cannot find|not found|No such file|denied|Is a directory|Not a directory|File exists|unbound|ubstitution|redirect|arguments|expected|cannot execute|interpreter|terminated|FAILED|--- FAIL|^panic: |CONFLICT|merge failed|●|^E\s|^npm |^\s+\d+\) |^\s*(?:[a-z][\w-]*: )?[^\s:]+:\d+[:\s]/;
+export const MAY_START = /rror|ERR|panicked at|FAILURE|failed|aborted| at \S+ line \d+|atal|FATAL|xception|Traceback|Warning|Interrupt|Exit|Iteration|undefined reference|multiple definition|cannot find|not found|No such file|denied|Is a directory|Not a directory|File exists|unbound|ubstitution|redirect|arguments|expected|cannot execute|interpreter|terminated|FAILED|--- FAIL|^panic: |CONFLICT|merge failed|●|^E\s|^npm |^\s+\d+\) |^\s*(?:[a-z][\w-]*: )?[^\s:]+:\d+[:\s]/;

@@ -25,3 +25,31 @@ function rustLocation(lines: string[], i: number): { file?: string; line?: numbe
   }
   return undefined;
 }
+
+// A Rust program's panic (`cargo run`, `cargo test`): "thread 'main' panicked at src/main.rs:4:21:" with
+// the message on the lines below (Rust 1.73 on; newer ones print the thread id, `'main' (28882)`), or the
+// older "thread 'main' panicked at 'msg', src/main.rs:4:21". Under libtest the thread is named for the
+// test, which is what tells one failing test from another; `left:`/`right:` say what an assert_eq! saw.
+const RUST_PANIC = /^thread '([^']{1,200})'(?: \(\d+\))? panicked at (?:'(.*)', )?([^\s:]+):(\d+):(\d+):?$/;
+const PANIC_END = /^(?:note: |stack backtrace:|\s*\d+: |error: test failed|failures:|---- )/;
+
+export const rustPanic: Matcher = {
+  name: 'rustpanic',
+  match({ i, t }, s) {
+    const m = RUST_PANIC.exec(t);
+    if (!m) return false;
+    const [, thread, oldMessage, file, line, column] = m;
+    const body: string[] = [];
+    if (oldMessage !== undefined) body.push(oldMessage);
+    let k = i + 1;
+    for (; oldMessage === undefined && k < s.lines.length && k <= i + 12; k++) {
+      const l = s.lines[k];
+      if (!l.trim() || PANIC_END.test(l)) break;
+      body.push(l.trim());
+    }
+    const [first = 'panicked', ...detail] = body;
+    const extra = [...(thread !== 'main' ? [`test: ${thread}`] : []), ...detail.filter(d => /^(?:left|right): /.test(d))];
+    s.push(s.make(i, s.programTool ?? 'rustc', thread === 'main' ? RANK.runtime : RANK.test, { code: 'panic', message: [first, ...extra].join('\n'), file, line: +line, column: +column }));
+    return Math.max(i, k - 1);
+  },
+};

@@ -1,7 +1,7 @@
 // One pass over one transcript: the lines, the errors found so far (deduplicated, capped), and the
 // helpers several matchers share. Every look-around is bounded by a small window.
 import { programTool } from './program';
-import { MAX_FRAMES, type ExtractedError, type ExtractOptions, type Found, type Line } from './types';
+import { MAX_FRAMES, RANK, type ExtractedError, type ExtractOptions, type Found, type Line } from './types';
 
 const EXCERPT_BEFORE = 2;
 const EXCERPT_AFTER = 4;
@@ -24,9 +24,12 @@ export class Scan {
   pyTraceback = -1;
   /** The tool the command that printed the output runs (`mypy`, `.venv/bin/ruff`), for formats no one tool owns. */
   readonly programTool: string | undefined;
+  /** Lines a logger marked as errors (`[ERROR] x`, the marker taken off `lines`): see logLevels. */
+  readonly loggedErrors: ReadonlySet<number>;
 
   constructor(readonly lines: string[], readonly opts: ExtractOptions, private readonly limit: number) {
     this.programTool = programTool(opts.command);
+    this.loggedErrors = logLevels(lines);
   }
 
   get full(): boolean {
@@ -50,6 +53,7 @@ export class Scan {
     if (f.line !== undefined && Number.isFinite(f.line)) clean.line = f.line;
     if (f.column !== undefined && Number.isFinite(f.column)) clean.column = f.column;
     if (f.wrapper) clean.wrapper = true;
+    else if (rank >= RANK.generic) clean.guess = true;
     return clean;
   }
 
@@ -68,3 +72,26 @@ export class Scan {
   }
 }
 
+
+/** A logger's level marker in front of a line: Maven's `[ERROR] `, sbt's `[error] `, `[WARNING] `, `[INFO] `. */
+const LOG_LEVEL = /^\[(ERROR|FATAL|SEVERE|WARNING|WARN|INFO|DEBUG|TRACE)\] ?/i;
+
+/**
+ * Takes the loggers' level markers off the lines, in place, so that what a tool printed under its build
+ * tool's logger (`[ERROR] /src/A.java:[5,29] incompatible types`) reads as the tool printed it: every
+ * matcher sees the message, not the marker. Informational lines (`[INFO] BUILD FAILURE`, `[DEBUG] …`)
+ * are the logger's narration, never an error: they are emptied. Returns the lines marked error or fatal,
+ * which the generic matcher may take when no tool's format claims them.
+ */
+function logLevels(lines: string[]): Set<number> {
+  const errors = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    const m = LOG_LEVEL.exec(lines[i]);
+    if (!m) continue;
+    const level = m[1].toUpperCase();
+    if (level === 'INFO' || level === 'DEBUG' || level === 'TRACE') { lines[i] = ''; continue; }
+    lines[i] = lines[i].slice(m[0].length);
+    if (level === 'ERROR' || level === 'FATAL' || level === 'SEVERE') errors.add(i);
+  }
+  return errors;
+}

@@ -12,6 +12,8 @@ export interface ExtractedError {
   excerpt: string; // a few lines of context (unmasked: mask before persisting)
   /** Set on lines that only report that something else failed (npm ELIFECYCLE, collect2, cargo). */
   wrapper?: boolean;
+  /** Set on a guess (a bare "error: x", a logged [ERROR] line) and on warnings: never an error of its own beside a real one. */
+  guess?: boolean;
 }
 
 export interface ExtractOptions {

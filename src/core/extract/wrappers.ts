@@ -14,6 +14,24 @@ const COUNTS: RegExp[] = [
   /^\d+ errors?, \d+ warnings?(?:, \d+ informations?)?$/,
   /^[✖×✗]\s*\d+ problems? \(\d+ errors?, \d+ warnings?\)$/,
   /^[×✖]?\s*Some errors were emitted while running checks\.?$/,
+  // JUnit's and Surefire's tally, logged under [ERROR] after the failures it counts.
+  /^Tests run: \d+, Failures: \d+, Errors: \d+/,
+];
+
+/**
+ * Lines that only say a stage failed, whatever the tool: a heading in capitals ("COMPILATION ERROR :",
+ * "BUILD FAILURE"), a goal or step that failed because of the errors above it ("Failed to execute goal …:
+ * There are test failures.", "CMake Generate step failed."), an abort after a compile error (Perl's
+ * "BEGIN failed--compilation aborted at x line 3."), a test harness's closing "error: test failed, to
+ * rerun pass `--lib`". The errors they summarise are printed above them.
+ */
+const STAGE_FAILED: RegExp[] = [
+  /^[A-Z][A-Z ]{2,40}(?:ERROR|ERRORS|FAILURE|FAILED)\s*:?\s*$/,
+  /(?:^|: )(?:There (?:are|were) test failures|Compilation failure|Build failed|Tests? failed)\.?(?:\s*(?:See|Please|Check)\b.*)?$/i,
+  /\bstep failed\.?(?:\s|$)/i,
+  /compilation aborted\b|aborted due to compilation errors/i,
+  /^error: test failed, to rerun pass /,
+  /^error: \d+ targets? failed:?/,
 ];
 
 const WRAPPERS: RegExp[] = [
@@ -28,6 +46,7 @@ const WRAPPERS: RegExp[] = [
   /^error: (?:subprocess-exited-with-error|metadata-generation-failed)$/,
   /^Automatic merge failed; fix conflicts and then commit the result\.$/,
   ...COUNTS,
+  ...STAGE_FAILED,
 ];
 
 export const wrappers: Matcher = {

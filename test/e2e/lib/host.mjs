@@ -28,9 +28,10 @@ let hostCache;
  * `env` goes to the server (so the extension host sees it); ENGRAM_STORE_DIR=<runDir>/store is set, and
  * the folder exists before the window opens, so a test may seed it first through `seed(lines)` or
  * `node dist/cli.js --store <storeDir> import file.jsonl` (pass `beforeOpen`).
+ * `skipWelcome: false` keeps the welcome flow (`npm start` does: scripts/host/lib.mjs, demoWindow).
  * Does not build: run-e2e.mjs builds once before all files.
  */
-export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures/workspace'), env = {}, settings = {}, beforeOpen, viewport } = {}) {
+export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures/workspace'), env = {}, settings = {}, beforeOpen, viewport, skipWelcome = true } = {}) {
   hostCache ??= ensureHost();
   const host = hostCache;
   const runDir = makeRunDir('engram-e2e-');
@@ -42,7 +43,12 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   const ws = copyWorkspace(path.resolve(repoRoot, workspace), path.join(runDir, 'workspace'));
   const userDataDir = path.join(runDir, 'user-data');
   const extensionsDir = path.join(runDir, 'extensions');
-  seedUserSettings(userDataDir, settings);
+  // Every terminal the window opens reports each command's exit status to a file the test polls
+  // (terminalStatusFile): the prompt hook runs once per prompt, whatever the screen shows, and the line
+  // the user types is unchanged. Its own history file keeps the user's ~/.bash_history out of the run.
+  const statusFile = path.join(runDir, 'terminal-status.log');
+  const termEnv = { ...terminalStatusEnv(statusFile, path.join(runDir, 'bash_history')), ...settings['terminal.integrated.env.linux'] };
+  seedUserSettings(userDataDir, { ...settings, 'terminal.integrated.env.linux': termEnv });
   extensionRoot = installedVsix ? installVsix(host, installedVsix, { runDir, extensionsDir, userDataDir }) : repoRoot;
   if (beforeOpen) await beforeOpen({ runDir, storeDir, workspace: ws, extensionRoot });
   // The smoke-test driver is what makes the workbench read the development-extension payload; it also
@@ -51,9 +57,10 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
   const server = await startServer(host, { runDir, userDataDir, extensionsDir, smokeDriver: !installedVsix, env: { ENGRAM_STORE_DIR: storeDir, ...env } });
   const browser = await launchBrowser(host, { runDir, viewport });
   const { page } = browser;
+  statusFiles.set(page, statusFile);
   const consoleLines = [];
   page.on('console', m => consoleLines.push(`[${m.type()}] ${m.text()}`));
-  const url = workbenchUrl(server, { folder: ws, extensionDevelopmentPath: installedVsix ? [] : repoRoot });
+  const url = workbenchUrl(server, { folder: ws, extensionDevelopmentPath: installedVsix ? [] : repoRoot, skipWelcome });
   // Generous timeouts: on a loaded 2-core machine the first workbench load can take a minute.
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 180_000 });
   await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
@@ -79,6 +86,26 @@ export async function startHost({ workspace = path.join(repoRoot, 'test/fixtures
       else fs.rmSync(runDir, { recursive: true, force: true });
     },
   };
+}
+
+const statusFiles = new WeakMap();
+
+/**
+ * The terminal environment of a harness window: bash runs PROMPT_COMMAND before each prompt (VS Code's
+ * shell integration keeps it and restores `$?` for it), so every finished command appends
+ * `<exit status>\t<history line>` to `statusFile`. The first prompt appends one line too.
+ */
+export function terminalStatusEnv(statusFile, historyFile) {
+  return {
+    ENGRAM_E2E_STATUS_FILE: statusFile,
+    HISTFILE: historyFile,
+    PROMPT_COMMAND: 'builtin printf \'%s\\t%s\\n\' "$?" "$(builtin history 1)" >> "$ENGRAM_E2E_STATUS_FILE"',
+  };
+}
+
+/** The file the window's terminals append each command's exit status to (see terminalStatusEnv). */
+export function terminalStatusFile(page) {
+  return statusFiles.get(page);
 }
 
 /**

@@ -206,9 +206,16 @@ export const scenarios = {
   },
 };
 
+/**
+ * How expectRun runs a terminal command: runInTerminal unless a caller set its own (the trace recorder
+ * knows a command ended from the trace it is writing, whatever the terminal shows).
+ */
+let terminalRunner = (page, command, opts) => runInTerminal(page, command, opts);
+export function useTerminalRunner(run) { terminalRunner = run ?? ((page, command, opts) => runInTerminal(page, command, opts)); }
+
 /** Runs `command` in the terminal and checks it ended as a user expects (else the story went wrong). */
 export async function expectRun(page, command, expected, keys) {
-  const got = await runInTerminal(page, command, { keys });
+  const got = await terminalRunner(page, command, { keys });
   if (got !== expected) throw new Error(`\`${command}\` ended with ${got}, expected ${expected}`);
   return got;
 }
@@ -220,3 +227,89 @@ export function buildOutputIn(memories) {
 }
 
 export { KeyLog, typeHuman, goTo };
+
+// ---- sessions in other tools (issue 17 item 9: live traces beyond the demo's tsc and node) ----
+
+/** Empties the copied workspace and writes a small project in its place (`files`: path -> text). */
+export function freshProject(ws, files) {
+  for (const n of fs.readdirSync(ws)) fs.rmSync(path.join(ws, n), { recursive: true, force: true });
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+  }
+}
+
+/**
+ * A project where `run` fails, line `line` of `file` is retyped as `fixed` and saved, and `rerun` (default
+ * `run`) passes; `looks` are read-only commands typed between the failure and the fix.
+ */
+function runFixRerun({ files, run, file, line, fixed, rerun = run, looks = [] }) {
+  return {
+    prepare: ws => freshProject(ws, files),
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, run, 'error', keys);
+      for (const cmd of looks) await expectRun(page, cmd, 'success', keys);
+      await openFile(page, file);
+      await retypeLine(page, line, fixed, { keys });
+      await save(page);
+      await expectRun(page, rerun, 'success', keys);
+    },
+  };
+}
+
+Object.assign(scenarios, {
+  /** python3: a misspelled call (NameError, "Did you mean"), fixed in the editor; the script runs. */
+  'py-nameerror-typo': runFixRerun({
+    files: { 'report.py': 'def total(items):\n    return sum(i["price"] for i in items)\n\n\nprint(totl([{"price": 3}, {"price": 4}]))\n' },
+    run: 'python3 report.py', file: 'report.py', line: 5, fixed: 'print(total([{"price": 3}, {"price": 4}]))',
+  }),
+  /** pytest: a test in tests/ fails; the fix is in another folder (shop/price.py), after a `cat` of it. */
+  'pytest-fix-in-other-folder': runFixRerun({
+    files: {
+      'shop/__init__.py': '',
+      'shop/price.py': 'def with_tax(amount):\n    """The price with 20% VAT."""\n    return amount + 0.2\n',
+      'tests/test_price.py': 'from shop.price import with_tax\n\n\ndef test_with_tax():\n    assert with_tax(10) == 12\n',
+    },
+    run: 'python3 -m pytest -q tests', looks: ['cat shop/price.py'],
+    file: 'shop/price.py', line: 3, fixed: 'return amount * 1.2',
+  }),
+  /** gcc through make: an undeclared identifier (a misspelled variable), fixed; `make && ./count` runs. */
+  'make-gcc-undeclared': runFixRerun({
+    files: {
+      'Makefile': 'count: count.c\n\tgcc -Wall -o count count.c\n',
+      'count.c': '#include <stdio.h>\n\nint main(void) {\n  int total = 0;\n  for (int i = 1; i <= 3; i++) total += i;\n  printf("%d\\n", totl);\n  return 0;\n}\n',
+    },
+    run: 'make', rerun: 'make && ./count', file: 'count.c', line: 6, fixed: 'printf("%d\\n", total);',
+  }),
+  /** cargo: mismatched types (E0308, a string where a u32 is declared), fixed; `cargo build` passes. */
+  'cargo-e0308-mismatch': runFixRerun({
+    files: {
+      'Cargo.toml': '[package]\nname = "retries"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+      'src/main.rs': 'fn main() {\n    let retries: u32 = "3";\n    println!("retrying {} times", retries);\n}\n',
+    },
+    run: 'cargo build', file: 'src/main.rs', line: 2, fixed: 'let retries: u32 = 3;',
+  }),
+  /** javac: cannot find symbol (a misspelled variable), fixed; compiled and run. */
+  'javac-symbol-typo': runFixRerun({
+    files: { 'Greeter.java': 'public class Greeter {\n  public static void main(String[] args) {\n    String greeting = "hello";\n    System.out.println(greting);\n  }\n}\n' },
+    run: 'javac Greeter.java', rerun: 'javac Greeter.java && java Greeter', file: 'Greeter.java', line: 4, fixed: 'System.out.println(greeting);',
+  }),
+  /**
+   * python3: the script fails for a missing data file; creating it in the terminal gives a different
+   * error (a bad number in it), fixed in the editor; the script runs.
+   */
+  'py-missing-file-then-valueerror': {
+    prepare: ws => freshProject(ws, { 'stock.py': 'import csv\n\nwith open("stock.csv") as f:\n    rows = list(csv.DictReader(f))\nprint(sum(int(r["qty"]) for r in rows))\n' }),
+    async play({ page }, { keys }) {
+      await openTerminal(page);
+      await expectRun(page, 'python3 stock.py', 'error', keys);
+      await expectRun(page, "printf 'name,qty\\nbolt,x\\n' > stock.csv", 'success', keys);
+      await expectRun(page, 'python3 stock.py', 'error', keys);
+      await openFile(page, 'stock.csv');
+      await retypeLine(page, 2, 'bolt,12', { keys });
+      await save(page);
+      await expectRun(page, 'python3 stock.py', 'success', keys);
+    },
+  },
+});

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { repoRoot } from '../../../scripts/host/lib.mjs';
-import { escape, runCommand } from './host.mjs';
+import { escape, runCommand, terminalStatusFile } from './host.mjs';
 
 /** Settings a typing user needs in this harness: a terminal whose text the DOM shows, suggestions that
  *  never replace what was typed (a commit character accepting a completion would change the text). */
@@ -121,6 +121,15 @@ export function errorOf(m) {
   return m.errorSignature ?? m.errorText ?? '';
 }
 
+/**
+ * Is `m` about an error matching `re`? The error text, and the signature key and tags, which carry the
+ * tool's code: a lesson's error text is the message alone ("Type 'string' is not assignable …"), its
+ * code (TS2322) is in `signatureKey` ("tsc:TS2322:…") and the tags.
+ */
+export function aboutError(m, re) {
+  return re.test([errorOf(m), m.signatureKey ?? '', ...(m.tags ?? [])].join('\n'));
+}
+
 /** Everything a lesson says, for assertions: cause, fix, scope, files, steps. */
 export function lessonText(m) {
   return JSON.stringify(m);
@@ -175,6 +184,8 @@ export async function openTerminal(page, { timeout = 120_000 } = {}) {
   // The prompt marker shell integration draws (a hollow circle): until it is there the shell may still be
   // starting, and keys typed now are lost when it comes up (measured: up to 18 s after the prompt at load 18).
   await waitFor('shell integration in the terminal', () => page.evaluate(() => !!document.querySelector('.terminal-wrapper.active .terminal-command-decoration')), { timeout, interval: 500 });
+  // The prompt hook has run once: the shell is reading keys (host.mjs, terminalStatusEnv).
+  await waitFor('the first prompt in the terminal status file', () => finishedCommands(page).length > 0, { timeout, interval: 500 });
   await page.locator('.terminal-wrapper.active .xterm').first().click();
 }
 
@@ -183,24 +194,33 @@ export async function terminalText(page) {
   return page.locator('.terminal-wrapper.active .xterm-rows').first().innerText().catch(() => '');
 }
 
-/** Shell-integration decorations of finished commands in the active terminal: [success, error]. */
-async function finishedCommands(page) {
-  return page.evaluate(() => {
-    const root = document.querySelector('.terminal-wrapper.active') ?? document;
-    return [root.querySelectorAll('.terminal-command-decoration.codicon-terminal-decoration-success').length,
-      root.querySelectorAll('.terminal-command-decoration.codicon-terminal-decoration-error').length];
+/**
+ * The commands the window's terminals finished, oldest first: `{ status, command }` from the status file
+ * the harness's PROMPT_COMMAND appends to (host.mjs, terminalStatusEnv), one line per prompt. Unlike the
+ * shell-integration decorations in the DOM (only the visible rows exist there) it keeps every command,
+ * however far the terminal has scrolled.
+ */
+export function finishedCommands(page) {
+  const file = terminalStatusFile(page);
+  if (!file) throw new Error('this page was not opened by startHost: no terminal status file');
+  let text = '';
+  try { text = fs.readFileSync(file, 'utf8'); } catch { /* no prompt yet */ }
+  return text.split('\n').filter(Boolean).map(line => {
+    const tab = line.indexOf('\t');
+    // `history 1` prints "  12  npm run build" (a `*` after the number when the entry was edited).
+    return { status: Number(line.slice(0, tab)), command: line.slice(tab + 1).replace(/^\s*\d+\*?\s+/, '') };
   });
 }
 
 /**
  * Focuses the terminal, types `command` at human speed, presses Enter and waits until the shell has run
- * it: shell integration marks it finished (a success or error decoration appears) and the prompt is back.
- * Returns 'success' or 'error' as the decoration says.
+ * it: a new line in the terminal status file names that command, and the prompt is back on screen.
+ * Returns 'success' (exit status 0) or 'error'.
  */
 export async function runInTerminal(page, command, { keys, seed, timeout = 300_000 } = {}) {
   await escape(page);
   await focusTerminal(page);
-  const before = await finishedCommands(page);
+  const before = finishedCommands(page).length;
   await typeHuman(page, command, { keys, seed });
   // A user sees the line before pressing Enter; keys lost to a focus change (a notification, a view
   // revealing itself) are typed again on a clean line.
@@ -212,13 +232,12 @@ export async function runInTerminal(page, command, { keys, seed, timeout = 300_0
     await waitFor(`\`${command}\` on the prompt line (typed again)`, shown, { timeout: 15_000, interval: 500 }).catch(async e => { throw new Error(`${e.message}\nterminal:\n${await terminalText(page)}`); });
   }
   await page.keyboard.press('Enter');
-  const result = await waitFor(`\`${command}\` to finish in the terminal`, async () => {
-    const [ok, err] = await finishedCommands(page);
-    if (ok > before[0]) return 'success';
-    if (err > before[1]) return 'error';
-    return undefined;
-  }, { timeout, interval: 500 }).catch(async e => { throw new Error(`${e.message}\nterminal:\n${await terminalText(page)}`); });
-  return result;
+  const fail = async e => { throw new Error(`${e.message}\nstatus file: ${JSON.stringify(finishedCommands(page).slice(before))}\nterminal:\n${await terminalText(page)}`); };
+  const done = await waitFor(`\`${command}\` to finish in the terminal`, () => finishedCommands(page).slice(before).find(c => c.command.trim() === command.trim()),
+    { timeout, interval: 500 }).catch(fail);
+  // The hook runs just before the prompt is drawn: wait for it, so the next keys land on a fresh prompt.
+  await waitFor('the prompt back in the terminal', async () => /[$#]\s*$/.test((await terminalText(page)).trimEnd()), { timeout: 30_000, interval: 250 }).catch(fail);
+  return done.status === 0 ? 'success' : 'error';
 }
 
 /** Focuses the active terminal (the panel's terminal view). */
@@ -277,4 +296,9 @@ export async function save(page) {
 /** How many error squiggles the visible editors show. */
 export async function errorSquiggles(page) {
   return page.locator('.monaco-editor .squiggly-error').count();
+}
+
+/** One line per memory (kind, id, error, outcome, maturity), for a failing test's message. */
+export function storeSummary(storeDir) {
+  return memories(storeDir).map(m => `${m.kind} ${m.id}${m.maturity ? ` ${m.maturity}` : ''}${m.outcome ? ` ${m.outcome}` : ''}: ${(errorOf(m) || m.trigger || m.title || '').slice(0, 120)}${m.kind === 'lesson' ? ` | fix: ${(m.fixApproach ?? '').slice(0, 160)}` : ''}`).join('\n');
 }

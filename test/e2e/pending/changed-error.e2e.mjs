@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { DEMO, buildOutputIn, scenarios } from '../lib/scenarios.mjs';
 import { startHost } from '../lib/host.mjs';
-import { KeyLog, memories, userSettings, waitFor, errorOf } from '../lib/user.mjs';
+import { KeyLog, memories, userSettings, waitFor, errorOf, storeSummary, aboutError } from '../lib/user.mjs';
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
 export const timeoutMs = 1_500_000;
@@ -19,27 +19,33 @@ export default async function changedError() {
   const ctx = { keys: new KeyLog() };
   try {
     await s.play(host, ctx);
-    const { storeDir } = host;
-    const first = await waitFor('the lesson of `tsc: not found`', () => memories(storeDir).find(m => m.kind === 'lesson' && /tsc: not found/.test(errorOf(m))));
-    const second = await waitFor('the lesson of TS2322', () => memories(storeDir).find(m => m.kind === 'lesson' && /TS2322/.test(errorOf(m))));
-    const said = `${first.rootCause}\n${first.fixApproach}`;
-    assert.match(first.fixApproach, /npm install --save-dev typescript/, `the install is the fix: ${said}`);
-    assert.match(said, /then failed with[^\n]*TS2322/, `the lesson links the next error: ${said}`);
-    assert.doesNotMatch(said, /did not fix|not resolved/i, `a false claim: ${said}`);
-    const episodes = memories(storeDir).filter(m => m.kind === 'episode');
-    const ep1 = episodes.find(e => first.evidence.includes(e.id));
-    assert.ok(ep1, `the first lesson's episode (${first.evidence}) is stored`);
-    const ep2 = episodes.find(e => second.evidence.includes(e.id));
-    assert.ok(ep2, `the second lesson's episode (${second.evidence}) is stored`);
-    assert.equal(ep1.nextEpisodeId, ep2.id, 'the first episode links the TS2322 episode');
-    assert.match(second.fixApproach + (second.change ?? ''), /Number\(process\.env\.PORT \?\? 8080\)/, 'the second lesson carries the edit');
-    assert.deepEqual(buildOutputIn(memories(storeDir)), [], 'build output in a memory');
-    assert.doesNotMatch(JSON.stringify(first), /"integrity"|"resolved":/, 'the lockfile diff is in the lesson');
+    const { first } = await check(host.storeDir);
     console.log(`    first: ${first.fixApproach}\n    keys: ${JSON.stringify(ctx.keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
   } catch (e) {
     await host.screenshot('changed-error-failure').catch(() => {});
+    console.log(`    store:\n${storeSummary(host.storeDir).replace(/^/gm, '      ')}`);
     throw e;
   } finally {
     await host.stop();
   }
+}
+
+/** What the store must hold once the session is over (exported: it can be run on a kept run's store). */
+export async function check(storeDir) {
+  const first = await waitFor('the lesson of `tsc: not found`', () => memories(storeDir).find(m => m.kind === 'lesson' && /tsc: not found/.test(errorOf(m))));
+  const second = await waitFor('the lesson of TS2322', () => memories(storeDir).find(m => m.kind === 'lesson' && aboutError(m, /TS2322/)));
+  const said = `${first.rootCause}\n${first.fixApproach}`;
+  assert.match(first.fixApproach, /npm install --save-dev typescript/, `the install is the fix: ${said}`);
+  assert.match(said, /then failed with[^\n]*TS2322/, `the lesson links the next error: ${said}`);
+  assert.doesNotMatch(said, /did not fix|not resolved/i, `a false claim: ${said}`);
+  const episodes = memories(storeDir).filter(m => m.kind === 'episode');
+  const ep1 = episodes.find(e => first.evidence.includes(e.id));
+  assert.ok(ep1, `the first lesson's episode (${first.evidence}) is stored`);
+  const ep2 = episodes.find(e => second.evidence.includes(e.id));
+  assert.ok(ep2, `the second lesson's episode (${second.evidence}) is stored`);
+  assert.equal(ep1.nextEpisodeId, ep2.id, 'the first episode links the TS2322 episode');
+  assert.match(second.fixApproach + (second.change ?? ''), /Number\(process\.env\.PORT \?\? 8080\)/, 'the second lesson carries the edit');
+  assert.deepEqual(buildOutputIn(memories(storeDir)), [], 'build output in a memory');
+  assert.doesNotMatch(JSON.stringify(first), /"integrity"|"resolved":/, 'the lockfile diff is in the lesson');
+  return { first, second };
 }

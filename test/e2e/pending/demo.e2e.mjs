@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { installWorkspaceDeps } from '../../../scripts/host/lib.mjs';
-import { openContainer, repoRoot, startHost, webviewFrame } from '../lib/host.mjs';
+import { demoWindow, installWorkspaceDeps } from '../../../scripts/host/lib.mjs';
+import { escape, openContainer, repoRoot, runCommand, startHost, webviewFrame } from '../lib/host.mjs';
 import {
-  KeyLog, errorOf, goTo, lessons, openFile, openTerminal, retypeLine, runInTerminal, save, userSettings, waitFor, waitForLog,
+  KeyLog, errorOf, goTo, lessons, typeHuman, openFile, openTerminal, retypeLine, runInTerminal, save, userSettings, waitFor, waitForLog, storeSummary, aboutError,
 } from '../lib/user.mjs';
 
 const FIXED = 'port: Number(process.env.PORT ?? 8080),';
@@ -22,13 +22,18 @@ export default async function demo() {
   const load = os.loadavg().map(n => n.toFixed(1)).join(' ');
   const host = await startHost({
     workspace: path.join(repoRoot, 'demo'),
-    settings: userSettings,
-    // What `npm start` does to its copy (scripts/host/start.mjs): the demo's own TypeScript.
+    // The window `npm start` opens (scripts/host/start.mjs): its settings, env and welcome flow, and the
+    // copy's own dependencies (the demo's TypeScript); plus the typing user's settings.
+    settings: { ...demoWindow.settings, ...userSettings },
+    env: demoWindow.env,
+    skipWelcome: demoWindow.skipWelcome,
     beforeOpen: ({ workspace }) => { installWorkspaceDeps(workspace); },
   });
   const { page, runDir, storeDir } = host;
   const keys = new KeyLog();
   try {
+    // The README is what the user reads first: the welcome flow opens it.
+    await waitFor("the demo's README open", () => page.locator('.tabs-container .tab', { hasText: 'README' }).count(), { timeout: 120_000 });
     // 1. npm run build fails with TS2322 (not `tsc: not found`).
     await openTerminal(page);
     assert.equal(await runInTerminal(page, 'npm run build', { keys }), 'error', 'the first build must fail');
@@ -39,7 +44,7 @@ export default async function demo() {
     await save(page);
     assert.equal(await runInTerminal(page, 'npm run build', { keys }), 'success', 'the build must pass after the fix');
     const [lesson] = await waitFor('a lesson about TS2322 with the fix', () => {
-      const ls = lessons(storeDir).filter(l => /TS2322/.test(errorOf(l)) && /Number\(process\.env\.PORT \?\? 8080\)/.test(`${l.fixApproach}\n${l.change ?? ''}`));
+      const ls = lessons(storeDir).filter(l => aboutError(l, /TS2322/) && /Number\(process\.env\.PORT \?\? 8080\)/.test(`${l.fixApproach}\n${l.change ?? ''}`));
       return ls.length ? ls : undefined;
     });
     assert.doesNotMatch(JSON.stringify(lesson), /build\/|tsc: not found/, 'no build output or missing-tsc error in the lesson');
@@ -68,9 +73,22 @@ export default async function demo() {
     }, { timeout: 180_000, interval: 2000 });
     assert.match(text, /Number\(process\.env\.PORT \?\? 8080\)/, 'the hover shows the fix');
     await host.screenshot('demo-hover');
+
+    // 4. Engram: Search Memories finds the lesson by its error code.
+    await escape(page);
+    await runCommand(page, 'Engram: Search Memories');
+    await page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible', timeout: 30_000 });
+    await typeHuman(page, 'TS2322', { keys });
+    const found = await waitFor('the lesson in the search results', async () => {
+      const t = await page.locator('.quick-input-widget .quick-input-list').innerText().catch(() => '');
+      return /not assignable to type 'number'|Number\(process\.env\.PORT/.test(t) ? t : undefined;
+    }, { timeout: 60_000, interval: 1000 });
+    assert.match(found, /not assignable|Number\(process/, 'search shows the lesson');
+    await page.keyboard.press('Escape');
     console.log(`    keys: ${JSON.stringify(keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
   } catch (e) {
     await host.screenshot('demo-failure').catch(() => {});
+    console.log(`    store:\n${storeSummary(host.storeDir).replace(/^/gm, '      ')}`);
     throw e;
   } finally {
     await host.stop();

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { BROKEN, CONFIG_LINE, DEMO, FIXED, cleanDemo, expectRun, someSquiggle } from '../lib/scenarios.mjs';
 import { cli, startHost } from '../lib/host.mjs';
 import {
-  KeyLog, errorOf, goTo, memories, openFile, openTerminal, retypeLine, save, showMemory, userSettings, waitFor, waitForLog,
+  KeyLog, errorOf, goTo, memories, openFile, openTerminal, retypeLine, save, showMemory, userSettings, waitFor, waitForLog, storeSummary, aboutError,
 } from '../lib/user.mjs';
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
@@ -55,7 +55,7 @@ export default async function feedbackWins() {
     await page.keyboard.press('Escape');
     await retypeLine(page, CONFIG_LINE, FIXED, { keys });
     await save(page);
-    await waitFor('the TS2322 episode stored as fixed', () => memories(storeDir).find(m => m.kind === 'episode' && m.outcome === 'success' && /TS2322/.test(m.errorSignature ?? '')));
+    await waitFor('the TS2322 episode stored as fixed', () => memories(storeDir).find(m => m.kind === 'episode' && m.outcome === 'success' && aboutError(m, /TS2322/)));
     // Sentinel: a later finaliser job.
     await openTerminal(page);
     await expectRun(page, 'npm run check', 'error', keys);
@@ -68,6 +68,7 @@ export default async function feedbackWins() {
     console.log(`    history: ${history.map(h => `${h.outcome}${h.auto ? ' (auto)' : ''}`).join(', ')}\n    keys: ${JSON.stringify(keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
   } catch (e) {
     await host.screenshot('feedback-wins-failure').catch(() => {});
+    console.log(`    store:\n${storeSummary(host.storeDir).replace(/^/gm, '      ')}`);
     throw e;
   } finally {
     await host.stop();

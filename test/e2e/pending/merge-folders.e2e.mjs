@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { DEMO, buildOutputIn, scenarios } from '../lib/scenarios.mjs';
 import { startHost } from '../lib/host.mjs';
-import { KeyLog, memories, userSettings, waitFor, errorOf } from '../lib/user.mjs';
+import { KeyLog, memories, userSettings, waitFor, storeSummary, aboutError } from '../lib/user.mjs';
 
-const ts2322 = m => m.kind === 'lesson' && /TS2322/.test(errorOf(m)) && !m.unexplained;
+const ts2322 = m => m.kind === 'lesson' && aboutError(m, /TS2322/) && !m.unexplained;
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
 export const timeoutMs = 1_500_000;
@@ -21,7 +21,7 @@ export default async function mergeFolders() {
     await s.play(host, ctx);
     const { storeDir } = host;
     // Both fixes are finalised when two TS2322 episodes ended with success.
-    await waitFor('two TS2322 episodes stored', () => memories(storeDir).filter(m => m.kind === 'episode' && m.outcome === 'success' && /TS2322/.test(m.errorSignature ?? m.trigger)).length >= 2);
+    await waitFor('two TS2322 episodes stored', () => memories(storeDir).filter(m => m.kind === 'episode' && m.outcome === 'success' && aboutError(m, /TS2322/)).length >= 2);
     const lessons = await waitFor('the TS2322 lesson at pattern', () => {
       const ls = memories(storeDir).filter(ts2322);
       return ls.some(l => l.maturity === 'pattern') ? ls : undefined;
@@ -35,6 +35,7 @@ export default async function mergeFolders() {
     console.log(`    lesson ${lesson.id}: ${lesson.maturity}, scope ${scope}, evidence ${lesson.evidence.length}\n    keys: ${JSON.stringify(ctx.keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
   } catch (e) {
     await host.screenshot('merge-folders-failure').catch(() => {});
+    console.log(`    store:\n${storeSummary(host.storeDir).replace(/^/gm, '      ')}`);
     throw e;
   } finally {
     await host.stop();

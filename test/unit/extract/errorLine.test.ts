@@ -39,7 +39,9 @@ describe('extract: which line of a real run is the error', () => {
 
   it('go test: the failing test and what it reported, not the FAIL summary lines', () => {
     const e = fromRun('go-test-two-fail');
-    assert.strictEqual(e.message, 'Total() = 6, want 7\ntest: TestTotal');
+    // The first failing test and what it reported; the run's other failing test is named after it, so a fix
+    // of that one while TestTotal still fails is seen (failingTests.test.ts).
+    assert.strictEqual(e.message, 'Total() = 6, want 7\ntest: TestTotal\ntest: TestDiscount');
     assert.strictEqual(e.code, 'FAIL');
     assert.strictEqual(e.family, 'go:test');
     const all = extractErrors(runFixture('go-test-two-fail').text);
@@ -125,5 +127,79 @@ describe('extract: the tool is what printed the output, and its rule code stays'
     assert.strictEqual(programTool('npm run lint'), undefined);
     assert.strictEqual(programTool('make'), undefined);
     assert.strictEqual(programTool('cd api && go vet ./...'), 'go');
+  });
+});
+
+// Real runs recorded on this machine (runs/README.md): the rules below are general (a panic's message
+// under its head, a logger's level marker, a message that ends with where it happened, a head whose
+// message is the indented paragraph below it, lines that only say a stage failed, help lines).
+describe('extract: the error under a runner, a logger or a stage summary (real runs)', () => {
+  const all = (name: string) => { const r = runFixture(name); return extractErrors(r.text, { command: r.command }); };
+
+  it('cargo test: each failing test\'s panic, named for its test, not "error: test failed, to rerun pass `--lib`"', () => {
+    const e = fromRun('cargo-test-two-fail');
+    assert.deepStrictEqual(e.message.split('\n'), ['assertion `left == right` failed', 'test: tests::parses_hours', 'left: Some(120)', 'right: Some(7200)', 'test: tests::parses_minutes']);
+    assert.strictEqual(e.tool, 'cargo');
+    const found = all('cargo-test-two-fail');
+    assert.deepStrictEqual(found.filter(x => !x.wrapper).map(x => [x.message.split('\n')[1], x.file, x.line]), [['test: tests::parses_hours', 'src/lib.rs', 23], ['test: tests::parses_minutes', 'src/lib.rs', 18]]);
+    assert.ok(found.find(x => /to rerun pass/.test(x.message))?.wrapper, 'the closing line is a summary');
+  });
+
+  it('cargo run: a panic\'s message is the line below "thread \'main\' (id) panicked at file:line:col:"', () => {
+    const r = runFixture('cargo-run-index-panic');
+    const e = primaryError(r.text, { command: r.command })!;
+    assert.deepStrictEqual([e.tool, e.code, e.message, e.file, e.line, e.column], ['cargo', 'panic', 'index out of bounds: the len is 3 but the index is 3', 'src/main.rs', 4, 21]);
+    // The older one-line form names the same error.
+    const old = primaryError("thread 'main' panicked at 'index out of bounds: the len is 3 but the index is 3', src/main.rs:4:21\n", { command: 'cargo run' })!;
+    assert.deepStrictEqual([old.message, old.file, old.line], [e.message, 'src/main.rs', 4]);
+  });
+
+  it('perl: "message at FILE line N." is a located error; "BEGIN failed--compilation aborted" only summarises it', () => {
+    const e = fromRun('perl-cant-locate');
+    assert.strictEqual(e.tool, 'perl');
+    assert.match(e.message, /^Can't locate Text\/Slug\.pm in @INC/);
+    const r = runFixture('perl-cant-locate');
+    const found = primaryError(r.text, { command: r.command })!;
+    assert.deepStrictEqual([found.file, found.line], ['bin/slugify.pl', 3]);
+    assert.ok(all('perl-cant-locate').find(x => /BEGIN failed/.test(x.message))?.wrapper);
+    const m = fromRun('perl-no-method');
+    assert.deepStrictEqual([m.tool, m.message, m.line], ['perl', 'Can\'t locate object method "sum" via package "Cart"', 6]);
+  });
+
+  it('cmake: "CMake Error at CMakeLists.txt:4 (add_executable):" takes its message from the paragraph below; "Generate step failed" is a summary', () => {
+    const e = fromRun('cmake-missing-source');
+    assert.deepStrictEqual([e.tool, e.message, e.line], ['cmake', 'Cannot find source file: src/util.cpp', 4]);
+    const found = all('cmake-missing-source');
+    assert.deepStrictEqual(found.filter(x => !x.wrapper).map(x => x.message), ['Cannot find source file: src/util.cpp', 'No SOURCES given to target: app']);
+    assert.ok(found.find(x => /Generate step failed/.test(x.message))?.wrapper);
+  });
+
+  it("mvn compile: the compiler's error under Maven's [ERROR] marker, not the heading, the goal that failed or the help lines", () => {
+    const r = runFixture('mvn-compile-error');
+    const e = primaryError(r.text, { command: r.command })!;
+    assert.deepStrictEqual([e.tool, e.message, e.file, e.line, e.column], ['mvn', 'incompatible types: java.lang.String cannot be converted to int', '/workspace/src/main/java/greet/Greeter.java', 5, 13]);
+    const found = all('mvn-compile-error');
+    assert.ok(found.filter(x => /COMPILATION ERROR|Failed to execute goal/.test(x.message)).every(x => x.wrapper), 'summaries');
+    assert.deepStrictEqual(found.filter(x => /Help 1|Re-run Maven|full stack trace|For more information/.test(x.message)), [], 'help is never an error');
+  });
+
+  it('mvn test: the assertion Surefire reports, with its test and the test\'s own frame, not "There are test failures"', () => {
+    const r = runFixture('mvn-surefire-one-fail');
+    const e = primaryError(r.text, { command: r.command })!;
+    assert.deepStrictEqual([e.tool, e.code, e.file, e.line], ['java', 'AssertionFailedError', 'GreeterTest.java', 10]);
+    assert.deepStrictEqual(e.message.split('\n'), ['org.opentest4j.AssertionFailedError: expected: <Hello, Ada> but was: <Hello Ada>', 'test: GreeterTest.greetsWithComma']);
+    assert.ok(all('mvn-surefire-one-fail').filter(x => /Tests run: 1|There are test failures/.test(x.message)).every(x => x.wrapper));
+  });
+
+  it('a logged [INFO] line is never an error, a logged [ERROR] line is one only when nothing better is', () => {
+    assert.strictEqual(primaryError('[INFO] BUILD FAILURE\n[INFO] Total time: 1 s\n'), undefined);
+    const e = primaryError('[INFO] Scanning\n[ERROR] Could not resolve dependencies for project greet: artifact x:y:1 not found\n[ERROR] -> [Help 1]\n', { command: 'mvn -o test' })!;
+    assert.deepStrictEqual([e.tool, e.message], ['mvn', 'Could not resolve dependencies for project greet: artifact x:y:1 not found']);
+  });
+
+  it('yarn: "error Command "build" not found." (a severity word without a colon), not the "info Visit …" line after it', () => {
+    // As yarn 1.22 printed it in the train trace yarn-missing-script.
+    const e = errorFromOutput('yarn run v1.22.22\nerror Command "build" not found.\ninfo Visit https://yarnpkg.com/en/docs/cli/run for documentation about this command.\n', 1, 'yarn build')!;
+    assert.strictEqual(e.message, 'error Command "build" not found.');
   });
 });
