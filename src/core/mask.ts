@@ -60,11 +60,14 @@ export interface SecretHit {
 const isEnvSecret = (d: Detector) => d.kind === 'env-secret';
 const SECRET_DETECTORS: Detector[] = [...TOKEN_DETECTORS, ...BLOCK_DETECTORS, ...COMMAND_LINE_DETECTORS, ...KEY_VALUE_DETECTORS.filter(d => !isEnvSecret(d)), ...PASSWORD_DETECTORS, ...KEY_VALUE_DETECTORS.filter(isEnvSecret), ...PROSE_DETECTORS];
 
-/** A hint made of case-blind literal words only (`pass|pw`, `authorization`). */
-const wordsOf = (hint: RegExp | undefined): string[] | undefined =>
-  hint && hint.flags.replace('g', '') === 'i' && hint.source.split('|').every(p => /^[A-Za-z0-9 _=-]+$/.test(p)) ? hint.source.split('|') : undefined;
-const GATED = new Set(SECRET_DETECTORS.filter(d => wordsOf(d.hint)));
-const WORD_GATE = new RegExp([...new Set([...GATED].flatMap(d => wordsOf(d.hint) ?? []))].join('|'), 'i');
+/** A hint (or a detector's `words`) made of case-blind literal words only (`pass|pw`, `authorization`, `\bnie\b`). */
+const wordsOf = (hint: RegExp | undefined): string[] | undefined => {
+  const words = hint?.source.split('|');
+  return hint && hint.flags.replace('g', '') === 'i' && words!.every(p => /^[A-Za-z0-9 _=-]+$/.test(p.replace(/\\b/g, ''))) ? words : undefined;
+};
+const gateWords = (d: Detector) => wordsOf(d.words) ?? wordsOf(d.hint);
+const GATED = new Set([...SECRET_DETECTORS, ...PERSONAL_DETECTORS].filter(gateWords));
+const WORD_GATE = new RegExp([...new Set([...GATED].flatMap(d => gateWords(d) ?? []))].join('|'), 'i');
 
 interface Span { start: number; end: number; kind: string; replacement: string }
 
@@ -167,6 +170,7 @@ function detectAll(text: string, opts: MaskOptions, spans: Span[], add: Add): vo
   if (opts.emails !== false) for (const e of findEmails(text)) add(e.start, e.end, 'email', '«email»');
   for (const d of PERSONAL_DETECTORS) {
     if (d.kind === 'email' && opts.emails === false) continue;
+    if (!words && GATED.has(d)) continue;
     runDetector(d, text, add);
   }
 }

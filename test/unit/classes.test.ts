@@ -9,7 +9,7 @@ import { buildMemoryContext, dataText } from '../../src/core/prompt';
 import type { Fact } from '../../src/core/types';
 import * as fs from 'fs';
 import * as path from 'path';
-import { classNeedles, hashRuleHeldOut, HELD_OUT as SECRETS_HELD_OUT, ORDINARY_CLASSES, SECRET_CLASSES, THIRD_DRAW, THIRD_HELD_OUT } from '../fixtures/secrets-classes';
+import { classNeedles, FOURTH_DRAW, hashRuleHeldOut, HELD_OUT as SECRETS_HELD_OUT, ORDINARY_CLASSES, SECRET_CLASSES, THIRD_DRAW, THIRD_HELD_OUT } from '../fixtures/secrets-classes';
 import { repoRoot } from './buildCli';
 import { BENIGN_CLASSES, HELD_OUT as INJECTION_HELD_OUT, INJECTION_CLASSES } from '../fixtures/injection-classes';
 
@@ -46,6 +46,15 @@ describe('secrets by class (issue 22)', () => {
       assert.strictEqual(maskSecrets(o.text, { genericHome: false }), o.text);
     });
   }
+  // The fourth draw (train only, from real runs): a value cut short leaves its tail behind (`-p Ab3&xY9` masked up
+  // to the `&`, `PGPASSWORD=Ab3#xY9` up to the `#`), which the middle-piece needles above do not see.
+  it('the fourth draw is all train, and no secret of it leaves its last six characters behind', () => {
+    for (const id of [...FOURTH_DRAW.secrets, ...FOURTH_DRAW.ordinary]) assert.ok(!SECRETS_HELD_OUT.has(id), id);
+    for (const s of SECRET_CLASSES.filter(x => FOURTH_DRAW.secrets.includes(x.id))) {
+      const out = maskSecrets(s.context);
+      for (const line of s.value.split('\n').map(l => l.trim()).filter(l => l.length >= 12)) assert.ok(!out.includes(line.slice(-6)), `${s.id}: tail of ${line} in ${out}`);
+    }
+  });
   // Real runs of git, npm pack, pip hash, sha*sum, openssl, ssh-keygen, gpg, cargo (bench/data/record-ordinary.sh):
   // digests, object ids, fingerprints, serials and public keys, byte for byte. Measured once before it had
   // a split (two files were changed then, fixed by class), so all of it counts as train.

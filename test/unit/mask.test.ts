@@ -159,6 +159,45 @@ describe('mask: personal data', () => {
   });
 });
 
+describe('mask: checks that decide personal data (issue 22, round 3)', () => {
+  // Each check is tested on a number that passes and the same number with one digit changed: a detector
+  // that matched the shape alone would mask both.
+  const oneOff = (v: string, at: number) => v.slice(0, at) + String((Number(v[at]) + 1) % 10) + v.slice(at + 1);
+  const masks = (text: string, mark: string) => maskSecrets(text).includes(mark);
+  it('international phone numbers: a known calling code and a national number of its country\'s length', () => {
+    for (const p of ['+49 30 12345678', '+81 90-1234-5678', '+33 6 12 34 56 78', '0044 20 7946 0958', '+8210 1234 5678', '+55 11 91234-5678'])
+      assert.ok(masks(`call ${p} now`, '«phone»'), p);
+    for (const t of ['+1 2 3', '(+12 more)', '+0100', '+999 1234 5678', '+49 30 1', '1.0.0+20130313144700', 'id 0049301234567', '00000010: 0044 2079 4601'])
+      assert.strictEqual(maskSecrets(t, { genericHome: false }), t);
+  });
+  it('national ids with a check digit are masked only when the check holds', () => {
+    const cases: [string, string, number][] = [
+      ['CPF 111.444.777-35', '«national-id»', 13], ['身份证号 11010519491231002X', '«national-id»', 10],
+      ['DNI 12345678Z', '«national-id»', 6], ['codice fiscale RSSMRA85T10A562S', '«national-id»', 17],
+    ];
+    for (const [text, mark, at] of cases) {
+      assert.ok(masks(text, mark), text);
+      const wrong = oneOff(text, at);
+      assert.strictEqual(maskSecrets(wrong), wrong, `one digit off still masked: ${wrong}`);
+    }
+  });
+  it('named ids: an SSN as issued, a NINO with a valid prefix, an Aadhaar with its Verhoeff digit', () => {
+    assert.ok(masks('SSN: 123-45-6789', '«national-id»'));
+    assert.strictEqual(maskSecrets('SSN: 000-45-6789'), 'SSN: 000-45-6789');
+    assert.ok(masks('National Insurance number: AB 12 34 56 C', '«national-id»'));
+    assert.strictEqual(maskSecrets('NINO: BG 12 34 56 C'), 'NINO: BG 12 34 56 C');
+    assert.ok(masks('Aadhaar: 2345 6789 0124', '«national-id»') !== masks('Aadhaar: 2345 6789 0125', '«national-id»'));
+    assert.strictEqual(maskSecrets('Permission denied (publickey) 2345 6789 0124'), 'Permission denied (publickey) 2345 6789 0124');
+  });
+  it('a credential flag\'s value keeps a glued & and a KEY=value\'s a glued #; a help text\'s column is no value', () => {
+    assert.strictEqual(maskSecrets('sshpass -p Ab3&xY9zQ ssh web1'), 'sshpass -p «secret:cli-password» ssh web1');
+    assert.strictEqual(maskSecrets('PGPASSWORD=Ab3#xY9zQ psql'), 'PGPASSWORD=«secret:env-secret» psql');
+    assert.strictEqual(maskSecrets('x && PGPASSWORD=Ab3xY9zQ # comment'), 'x && PGPASSWORD=«secret:env-secret» # comment');
+    for (const t of ['  -W, --password           force password prompt', '--password=PASS', 'Using --password via the CLI is insecure'])
+      assert.strictEqual(maskSecrets(t, { genericHome: false }), t);
+  });
+});
+
 describe('mask: maskDeep', () => {
   it('masks every string in an object graph and secret-named fields whole', () => {
     const token = 'ghp_' + 'A1b2C3d4'.repeat(4) + 'Zz99';

@@ -82,5 +82,5 @@ export const KEY_VALUE_DETECTORS: Detector[] = [
   { kind: 'env-secret', hint: /pass|pwd|secret|token|key|credential|_auth|dsn|cookie|webhook/i, re: new RegExp(String.raw`(${SECRET_WORD}[A-Za-z0-9_.-]{0,40})(["']?)(\s*[:=]\s*)(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s,;"'}\]#][^\s,;"'}\]]{0,499}))`, 'gi'), pick: m => m[4] ?? m[5] ?? unbalancedParen(m[6]), accept: secretKeyValue },
   // Environment variables whose name ends in a glued credential word (SSHPASS=, SMTPPASS=, REDISCLI_AUTH=,
   // MYSQL_PWD=): upper case, as the shell and CI logs show them.
-  { kind: 'env-secret', hint: /PASS|PWD|_AUTH|_PW|_PIN/, re: /(?<![\w.-])[A-Z][A-Z0-9_]{0,40}(?:PASS|PASSWD|PWD|_AUTH|_PW|_PIN)=(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|((?:[^\s"';&|]|&(?![&\s]|$)){1,500}))/g, pick: m => m[1] ?? m[2] ?? m[3], accept: (v, m) => !/^(?:OLD)?PWD=/.test(m[0]) && notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && !/^\d{1,3}$/.test(v) },
+  { kind: 'env-secret', words: /pass|pwd|_auth|_pw|_pin/i, hint: /PASS|PWD|_AUTH|_PW|_PIN/, re: /(?<![\w.-])[A-Z][A-Z0-9_]{0,40}(?:PASS|PASSWD|PWD|_AUTH|_PW|_PIN)=(?:"([^"\n]{1,500})"|'([^'\n]{1,500})'|([^\s"';&|]{1,500}(?:&[^\s"';&|]{1,500}){0,8}))/g, pick: m => m[1] ?? m[2] ?? m[3], accept: (v, m) => !/^(?:OLD)?PWD=/.test(m[0]) && notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && !/^\d{1,3}$/.test(v) },
 ];

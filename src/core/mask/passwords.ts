@@ -95,7 +95,7 @@ export function findPrintedSecrets(text: string, add: (start: number, end: numbe
 // A command-line value: quoted, or bare up to whitespace or a closing quote (`bash -c "… --token X"`).
 // A `&` inside a bare value is part of it (`-p Ab3&xY9`: a shell's `&` that ends a command has a space or
 // another `&` after it, and a log shows what was typed).
-const ARG = String.raw`(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|((?:[^\s"'\x60;|&()]|&(?![&\s]|$)){1,200}))(?=[\s"'\x60;|&()]|$)`;
+const ARG = String.raw`(?:"([^"\n]{1,200})"|'([^'\n]{1,200})'|([^\s"'\x60;|&()]{1,200}(?:&[^\s"'\x60;|&()]{1,200}){0,8}))(?=[\s"'\x60;|&()]|$)`;
 /** Between a flag and its value: `=` or one blank. Two or more blanks are a help text's column before a description. */
 const SEP = String.raw`(?:=|[ \t](?![ \t]))`;
 const pickArg = (m: RegExpExecArray, from = 1) => m[from] ?? m[from + 1] ?? m[from + 2];
@@ -118,7 +118,10 @@ const PROSE_AFTER_FLAG = /^(?:via|is|are|was|were|or|and|to|for|with|without|fro
 // --api-key, --postman-api-key, --client-secret, --passphrase, -storepass, -srcstorepass, -passout): the
 // value after `=` or a space. Names that say where the secret comes from (--password-stdin,
 // --token-file, --api-key-env) are not followed by one.
-const CREDENTIAL_FLAG = new RegExp(String.raw`(?:^|[\s"'(])(--?(?:[A-Za-z][\w-]{0,40}?[-_])?(?:password|passwd|passphrase|pass|passin|passout|pwd|token|secret|api[-_]?key|apikey|access[-_]?key|secret[-_]?key|private[-_]?key|auth[-_]?key|auth[-_]?token|authtoken|credentials?|bearer|(?:account|master|license|encryption|signing|storage|shared|sas|client|app|subscription|ingest)[-_]?key)|--?(?:src|dest)?(?:storepass|keypass))${SEP}${ARG}`, 'gim');
+const CREDENTIAL_FLAG = new RegExp(String.raw`(?:^|[\s"'(])(--?(?:[A-Za-z][\w-]{0,40}?[-_])?(?:password|passwd|passphrase|pass|passin|passout|pwd|token|secret|api[-_]?key|apikey|access[-_]?key|secret[-_]?key|private[-_]?key|auth[-_]?key|auth[-_]?token|authtoken|credentials?)|--?(?:src|dest)?(?:storepass|keypass))${SEP}${ARG}`, 'gim');
+// Flags named for a bearer token or a named key (--oauth2-bearer, --account-key, --sas-key, --master-key):
+// a pattern of their own that starts at its `--`, so the long rule above keeps its length.
+const NAMED_KEY_FLAG = new RegExp(String.raw`--(?:oauth2-bearer|bearer(?:-token)?|(?:account|master|license|encryption|signing|storage|shared|sas|client|app|subscription|ingest)[-_]key)${SEP}${ARG}`, 'gi');
 
 /** Commands whose short flag takes a password (mysql glues it: -pSECRET). */
 const SHORT_FLAGS: { cmd: string; flag: string }[] = [
@@ -136,7 +139,7 @@ const SHORT_FLAG_RE = new RegExp(String.raw`\b(?:${SHORT_FLAGS.map(f => String.r
 
 // Any CLI's `-u USER -p VALUE` (cf login, twine upload, az login …): a -p right after a user name is its
 // password. mysql and mariadb are left out: their -p alone asks for one and the next word is a database.
-const USER_THEN_P = new RegExp(String.raw`(?:^|\s)(?:-u|--user(?:name)?)${SEP}(?:"[^"\n]{1,100}"|'[^'\n]{1,100}'|[^\s"'-][^\s"']{0,100})\s+-p${SEP}${ARG}`, 'g');
+const USER_THEN_P = new RegExp(String.raw`(?:-u|--user(?:name)?)(?<=(?:^|\s)(?:-u|--user|--username))${SEP}(?:"[^"\n]{1,100}"|'[^'\n]{1,100}'|[^\s"'-][^\s"']{0,100})\s+-p${SEP}${ARG}`, 'g');
 const MYSQL_LINE = /\b(?:mysql\w*|mariadb[\w-]*)\b[^\n]*$/;
 
 // Commands that store a secret given on the command line: `gh secret set NAME --body X`, `ngrok config
@@ -144,15 +147,16 @@ const MYSQL_LINE = /\b(?:mysql\w*|mariadb[\w-]*)\b[^\n]*$/;
 const SECRET_SETTER = new RegExp(String.raw`\b(?:gh\s+secret\s+set\s+\S+(?:\s+--?\S+(?:\s+[^-\s]\S*)?)*?\s+(?:--body|-b)|ngrok\s+(?:config\s+add-authtoken|authtoken))${SEP}${ARG}`, 'g');
 
 export const COMMAND_LINE_DETECTORS: Detector[] = [
-  { kind: 'cli-password', hint: /-[\w-]{0,40}?(?:pass|pwd|token|secret|key|credential|bearer)/i, re: CREDENTIAL_FLAG, pick: m => pickArg(m, 2)?.replace(/^pass:/i, ''), accept: (v, m) => flagValue(v) && !/(?:file|path|stdin|env|id|name|url|uri|type|length|ttl|expiry|expires|header|helper|cmd|command|prompt|policy|reset|rotation|mode|count|limit|dir)$/i.test(m[1]) },
+  { kind: 'cli-password', hint: /-[\w-]{0,40}?(?:pass|pwd|token|secret|key|credential)/i, re: CREDENTIAL_FLAG, pick: m => pickArg(m, 2)?.replace(/^pass:/i, ''), accept: (v, m) => flagValue(v) && !/(?:file|path|stdin|env|id|name|url|uri|type|length|ttl|expiry|expires|header|helper|cmd|command|prompt|policy|reset|rotation|mode|count|limit|dir)$/i.test(m[1]) },
   { kind: 'cli-password', hint: /\s-[pawP]/, re: SHORT_FLAG_RE, pick: m => pickArg(m, 1), accept: flagValue },
   // -u user:password / --user user:password for any command: the part after the colon must look like
   // a password, not a group (docker -u 1000:1000, www-data:www-data).
-  { kind: 'cli-password', hint: /\s-p[ =]/, re: USER_THEN_P, pick: m => pickArg(m, 1), accept: (v, m) => flagValue(v) && !MYSQL_LINE.test(m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index) + 1), m.index + 1)) },
-  { kind: 'cli-password', hint: /secret\s+set|authtoken/, re: SECRET_SETTER, pick: m => pickArg(m, 1), accept: flagValue },
+  { kind: 'cli-password', words: /bearer|key/i, hint: /bearer|-key/, re: NAMED_KEY_FLAG, pick: m => pickArg(m, 1), accept: flagValue },
+  { kind: 'cli-password', words: / -p/i, hint: / -p[ =]/, re: USER_THEN_P, pick: m => pickArg(m, 1), accept: (v, m) => flagValue(v) && !MYSQL_LINE.test(m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index) + 1), m.index + 1)) },
+  { kind: 'cli-password', words: /secret|authtoken/i, hint: /secret set|authtoken/, re: SECRET_SETTER, pick: m => pickArg(m, 1), accept: flagValue },
   // USER:PASSWORD after any flag that takes the pair (curl -u/--proxy-user, httpie -a/--auth, skopeo
   // --creds/--src-creds, wget-style --user=, --basic-auth)
-  { kind: 'cli-password', hint: /-u|--user|-a |--auth|creds|--proxy-user/, re: new RegExp(String.raw`(?:^|[\s"'])(?:-u|-a|--user|--proxy-user|--basic-auth|--auth|--creds|--src-creds|--dest-creds|--credentials)(?:\s+|=)?(["']?)([^\s:"'@]{1,100}):([^\s"']{1,200})\1(?=[\s"'\x60;|&)]|$)`, 'g'), pick: m => m[3], accept: (v, m) => v !== m[2] && passwordLike(v) && !/^\d+$/.test(v) },
+  { kind: 'cli-password', hint: /-u|-a |--auth|creds/, re: new RegExp(String.raw`(?:^|[\s"'])(?:-u|-a|--user|--proxy-user|--basic-auth|--auth|--creds|--src-creds|--dest-creds|--credentials)(?:\s+|=)?(["']?)([^\s:"'@]{1,100}):([^\s"']{1,200})\1(?=[\s"'\x60;|&)]|$)`, 'g'), pick: m => m[3], accept: (v, m) => v !== m[2] && passwordLike(v) && !/^\d+$/.test(v) },
   // mysql/mysqldump take the password glued to -p
   { kind: 'cli-password', hint: /mysql|mariadb/, re: /\b(?:mysql(?:dump|admin|import|show)?|mariadb(?:-dump)?)\b[^\n]{0,200}?\s-p([^\s"']{3,200})/g, group: 1, accept: notPlaceholder },
   { kind: 'cli-password', hint: /sshpass/, re: /\bsshpass\b[^\n]{0,100}?\s-p\s*(["']?)([^\s"']{1,200})\1/g, group: 2, accept: v => notPlaceholder(v) && /[A-Za-z0-9]/.test(v) && v.length >= 3 },
