@@ -12,7 +12,7 @@
 // took longer than a bench may. The load average is printed at the start and with each measurement.
 //
 //   node esbuild.mjs && node bench/server.mjs [--sizes 10000,100000] [--tenants 100] [--clients 8]
-//     [--queries 400] [--http-writes 2000] [--database postgres://…] [--keep] [--json] [--profile DIR]
+//     [--queries 400] [--http-writes 2000] [--database postgres://…] [--keep] [--loaded-to N] [--json] [--profile DIR]
 import * as esbuild from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -103,9 +103,10 @@ async function post(path, token, body) {
       // A kept-alive socket the server closed while this process was busy in sqlite3 (spawnSync): the
       // request never reached the server, so it is sent again on a new one.
       if (e?.cause?.code === 'UND_ERR_SOCKET' && attempt < 2) { continue; }
-      // A batch reset while it waited for a connection past the server's 60 s request timeout (an
-      // overloaded machine): its items carry their ids, so sending it again stores each at most once.
-      if (e?.cause?.code === 'ECONNRESET' && path === '/v1/memories:batch' && attempt < 5) { retried++; continue; }
+      // A batch reset (or its socket closed while it was being sent) while it waited past the server's
+      // 60 s request timeout on an overloaded machine: its items carry their ids, so sending it again
+      // stores each at most once.
+      if (['ECONNRESET', 'EPIPE'].includes(e?.cause?.code) && path === '/v1/memories:batch' && attempt < 5) { retried++; continue; }
       throw e;
     }
     const text = await res.text();
@@ -175,7 +176,10 @@ function ftsQueries(queries) {
 
 // ---- the run ----
 const results = [];
-let loaded = 0;
+// --loaded-to N: the database (--database, kept from an earlier run with --keep) already holds memories
+// 0..N-1 of this generator, so steps up to N only measure; SQLite gets the same texts either way.
+let loaded = Number(arg('loaded-to', 0));
+let ftsLoaded = 0;
 say(`engram serve bench: ${tenants} tenants, ${clients} concurrent clients, ${nQueries} recalls per size; ${cpus().length} CPUs, load ${loadavg().map(x => x.toFixed(1)).join(' ')}`);
 try {
   for (const size of sizes) {
@@ -206,8 +210,9 @@ try {
     }));
     const bulkCount = batches.reduce((n, b) => n + b.ms.length, 0);
     const bulkSecs = (performance.now() - b0) / 1000;
-    ftsLoad(loaded, size);
-    loaded = size;
+    ftsLoad(ftsLoaded, size);
+    ftsLoaded = size;
+    loaded = Math.max(loaded, size);
     // Single writes (one memory per request, the way a window shares one), across tenants.
     const singles = Array.from({ length: 400 }, (_, i) => ({ t: tenantOf(i), m: { kind: 'fact', content: `bench single write ${size}-${i}: the ${PACKAGES[i % 40]} service reads its config from env` } }));
     const s0 = performance.now();
