@@ -1,13 +1,18 @@
 // The team server under load, as a team meets it: `engram serve` in its own process on PostgreSQL
 // (127.0.0.1:5432 by default; a database of its own, dropped after), memories varied from the real-tool
-// corpus (bench/data/memories.jsonl) spread over many tenants, written over HTTP by concurrent clients
-// (batches, and single writes), then recall p50/p95/p99 over HTTP with concurrent clients, each on its own
-// tenant's token. Baseline in the same run: SQLite FTS5 (the sqlite3 shell) over the same texts and the
-// same queries, per query inside the engine (no HTTP). The store grows size by size (--sizes).
-// Numbers, never pass/fail.
+// corpus (bench/data/memories.jsonl) spread over many tenants, then recall p50/p95/p99 over HTTP with
+// concurrent clients, each on its own tenant's token. Baseline in the same run: SQLite FTS5 (the sqlite3
+// shell) over the same texts and the same queries, per query inside the engine (no HTTP). The store grows
+// size by size (--sizes). Numbers, never pass/fail.
+//
+// Loading: writes/s are measured over HTTP on a sample of each step (--http-writes memories in batches of
+// 250, and 400 single writes); the rest of the step is loaded in this process through the server's own
+// write layer (TeamService.recordBatch: the same parsing, masking, write plan and SQL as a request, over
+// its own connection to the same database), because 100k memories over HTTP on a shared 2-core machine
+// took longer than a bench may. The load average is printed at the start and with each measurement.
 //
 //   node esbuild.mjs && node bench/server.mjs [--sizes 10000,100000] [--tenants 100] [--clients 8]
-//     [--queries 400] [--database postgres://…] [--keep] [--json] [--profile DIR]
+//     [--queries 400] [--http-writes 2000] [--database postgres://…] [--keep] [--loaded-to N] [--json] [--profile DIR]
 import * as esbuild from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +26,7 @@ const sizes = arg('sizes', '10000,100000').split(',').map(Number);
 const tenants = Number(arg('tenants', 100));
 const clients = Number(arg('clients', 8));
 const nQueries = Number(arg('queries', 400));
+const httpWrites = Number(arg('http-writes', 2000));
 const json = process.argv.includes('--json');
 const say = (...a) => { if (!json) console.log(...a); };
 
@@ -34,9 +40,10 @@ const dbUrl = adminUrl ?? admin.replace(/\/postgres$/, `/${benchDb}`);
 // The server's own modules (tokens, migrations), bundled from src like the other benches do.
 mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
 const out = mkdtempSync(join(root, 'node_modules/.cache', 'engram-bench-server-'));
-await esbuild.build({ entryPoints: [join(root, 'src/server/serve.ts'), join(root, 'src/server/tokens.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outdir: out, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [join(root, 'src/server/serve.ts'), join(root, 'src/server/tokens.ts'), join(root, 'src/server/service.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', outdir: out, logLevel: 'warning' });
 const serveMod = require(join(out, 'serve.js'));
 const tokensMod = require(join(out, 'tokens.js'));
+const serviceMod = require(join(out, 'service.js'));
 
 // ---- data (as bench/hover.mjs varies the corpus) ----
 const base = readFileSync(join(root, 'bench/data/memories.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l)).filter(m => m.kind === 'lesson');
@@ -80,6 +87,10 @@ const url = await new Promise((resolve, reject) => {
 const tokens = [];
 for (let t = 0; t < tenants; t++) tokens.push((await tokensMod.createToken(db, { tenant: `t${t}`, principal: 'bench', role: 'admin' })).token);
 const tokenOf = tenant => tokens[Number(tenant.slice(1))];
+// The bulk loader: the server's write layer in this process (the child has made the schema by now).
+const health = await (await fetch(`${url}/v1/health`)).json();
+const writer = new serviceMod.TeamService({ db, vectors: health.vectors === 'pgvector' });
+const bulkCaller = tenant => ({ tenant, principal: 'bench', role: 'admin' });
 
 /** 503s the server answered (a request waited past the pool's 5 s for a connection) and reset batches, retried as a client does. */
 let retried = 0;
@@ -92,9 +103,10 @@ async function post(path, token, body) {
       // A kept-alive socket the server closed while this process was busy in sqlite3 (spawnSync): the
       // request never reached the server, so it is sent again on a new one.
       if (e?.cause?.code === 'UND_ERR_SOCKET' && attempt < 2) { continue; }
-      // A batch reset while it waited for a connection past the server's 60 s request timeout (an
-      // overloaded machine): its items carry their ids, so sending it again stores each at most once.
-      if (e?.cause?.code === 'ECONNRESET' && path === '/v1/memories:batch' && attempt < 5) { retried++; continue; }
+      // A batch reset (or its socket closed while it was being sent) while it waited past the server's
+      // 60 s request timeout on an overloaded machine: its items carry their ids, so sending it again
+      // stores each at most once.
+      if (['ECONNRESET', 'EPIPE'].includes(e?.cause?.code) && path === '/v1/memories:batch' && attempt < 5) { retried++; continue; }
       throw e;
     }
     const text = await res.text();
@@ -119,6 +131,23 @@ async function pool(jobs, fn) {
 }
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const r2 = x => Math.round(x * 100) / 100;
+
+/** utime+stime of a process from /proc (clock ticks), or undefined where there is no /proc. */
+function procTicks(pid) {
+  try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); } catch { return undefined; }
+}
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+/** CPU used so far by the server process and by its PostgreSQL backends (the database must be on this machine). */
+async function cpuTicks() {
+  const server = procTicks(child.pid);
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  const r = await c.query(`SELECT pid FROM pg_stat_activity WHERE application_name = 'engram-serve' AND datname = current_database()`);
+  await c.end();
+  const postgres = new Map();
+  for (const { pid } of r.rows) { const t = procTicks(pid); if (t === undefined) return undefined; postgres.set(pid, t); }
+  return server === undefined ? undefined : { server, postgres };
+}
 
 // ---- SQLite FTS5 over the same texts (the baseline) ----
 const sqliteDir = mkdtempSync(join(tmpdir(), 'engram-bench-fts-'));
@@ -147,11 +176,14 @@ function ftsQueries(queries) {
 
 // ---- the run ----
 const results = [];
-let loaded = 0;
+// --loaded-to N: the database (--database, kept from an earlier run with --keep) already holds memories
+// 0..N-1 of this generator, so steps up to N only measure; SQLite gets the same texts either way.
+let loaded = Number(arg('loaded-to', 0));
+let ftsLoaded = 0;
 say(`engram serve bench: ${tenants} tenants, ${clients} concurrent clients, ${nQueries} recalls per size; ${cpus().length} CPUs, load ${loadavg().map(x => x.toFixed(1)).join(' ')}`);
 try {
   for (const size of sizes) {
-    // Writes: batches of 250 per tenant.
+    // Writes: batches of 250 per tenant; the first --http-writes of the step over HTTP (timed), the rest in process.
     const batches = [];
     for (let i = loaded; i < size; ) {
       const end = Math.min(size, i + 250 * tenants);
@@ -160,12 +192,27 @@ try {
       for (const [t, ms] of byTenant) batches.push({ t, ms });
       i = end;
     }
+    const overHttp = [];
+    let httpCount = 0;
+    while (batches.length && httpCount < httpWrites) { const b = batches.shift(); overHttp.push(b); httpCount += b.ms.length; }
     const w0 = performance.now();
-    await pool(batches, b => post('/v1/memories:batch', tokenOf(b.t), { memories: b.ms }));
+    await pool(overHttp, b => post('/v1/memories:batch', tokenOf(b.t), { memories: b.ms }));
     const batchSecs = (performance.now() - w0) / 1000;
-    const wrote = size - loaded;
-    ftsLoad(loaded, size);
-    loaded = size;
+    const b0 = performance.now();
+    // Two workers: the machine has two cores, and the server child waits idle meanwhile.
+    let nextBatch = 0;
+    await Promise.all([0, 1].map(async () => {
+      for (let i = nextBatch++; i < batches.length; i = nextBatch++) {
+        const r = await writer.recordBatch(bulkCaller(batches[i].t), { memories: batches[i].ms });
+        const bad = r.results.find(x => x.error);
+        if (bad) throw new Error(`bulk load: ${bad.error}`);
+      }
+    }));
+    const bulkCount = batches.reduce((n, b) => n + b.ms.length, 0);
+    const bulkSecs = (performance.now() - b0) / 1000;
+    ftsLoad(ftsLoaded, size);
+    ftsLoaded = size;
+    loaded = Math.max(loaded, size);
     // Single writes (one memory per request, the way a window shares one), across tenants.
     const singles = Array.from({ length: 400 }, (_, i) => ({ t: tenantOf(i), m: { kind: 'fact', content: `bench single write ${size}-${i}: the ${PACKAGES[i % 40]} service reads its config from env` } }));
     const s0 = performance.now();
@@ -181,22 +228,31 @@ try {
     let hits = 0;
     const warm = queries.slice(0, 20);
     await pool(warm, q => post('/v1/recall', tokenOf(q.tenant), { query: q.text, file: q.file, k: 5 }));
+    const cpu0 = await cpuTicks();
     const rt = await pool(queries, async q => {
       const r = await post('/v1/recall', tokenOf(q.tenant), { query: q.text, file: q.file, k: 5 });
       if (r.results.some(x => x.id.split('.v')[0] === q.expect.split('.v')[0])) hits++;
     });
+    const cpu1 = await cpuTicks();
+    // CPU time per recall, which a loaded machine does not inflate as it does wall time (Linux only).
+    // A backend that started meanwhile counts whole; the pool keeps its connections through the run.
+    const pgTicks = cpu0 && cpu1 ? [...cpu1.postgres].reduce((n, [pid, t]) => n + t - (cpu0.postgres.get(pid) ?? 0), 0) : 0;
+    const cpuMs = k => (cpu0 && cpu1 ? r2((((k === 'server' ? cpu1.server - cpu0.server : pgTicks)) * 1000 / clockTicks) / queries.length) : null);
     const fts = ftsQueries(queries);
+    const loadAtRecall = loadavg().map(x => x.toFixed(1)).join(' ');
     const row = {
       memories: size, tenants, perTenant: Math.round(size / tenants),
-      batchWritesPerSec: Math.round(wrote / batchSecs), singleWritesPerSec: Math.round(singles.length / singleSecs), singleWriteP95: r2(pct(singleTimes, 0.95)),
+      httpBatchWrites: httpCount, batchWritesPerSec: httpCount ? Math.round(httpCount / batchSecs) : null,
+      bulkWrites: bulkCount, bulkWritesPerSec: bulkCount ? Math.round(bulkCount / bulkSecs) : null, singleWritesPerSec: Math.round(singles.length / singleSecs), singleWriteP95: r2(pct(singleTimes, 0.95)),
       recallP50: r2(pct(rt, 0.5)), recallP95: r2(pct(rt, 0.95)), recallP99: r2(pct(rt, 0.99)), variantHitAt5: r2(hits / queries.length),
-      ftsP50: r2(pct(fts, 0.5)), ftsP95: r2(pct(fts, 0.95)), load: loadavg()[0].toFixed(1), retried503: retried,
+      serverCpuMsPerRecall: cpuMs('server'), postgresCpuMsPerRecall: cpuMs('postgres'),
+      ftsP50: r2(pct(fts, 0.5)), ftsP95: r2(pct(fts, 0.95)), loadAtRecall, retried503: retried,
     };
     retried = 0;
     results.push(row);
-    say(`${size.toLocaleString('en')} memories (${row.perTenant}/tenant): batch writes ${row.batchWritesPerSec}/s, single writes ${row.singleWritesPerSec}/s (p95 ${row.singleWriteP95} ms); ` +
+    say(`${size.toLocaleString('en')} memories (${row.perTenant}/tenant): batch writes over HTTP ${row.batchWritesPerSec}/s (${row.httpBatchWrites}), in-process write layer ${row.bulkWritesPerSec}/s (${row.bulkWrites}), single writes ${row.singleWritesPerSec}/s (p95 ${row.singleWriteP95} ms); ` +
       `recall over HTTP p50 ${row.recallP50} / p95 ${row.recallP95} / p99 ${row.recallP99} ms (a variant of the right lesson in the top 5: ${row.variantHitAt5}); ` +
-      `SQLite FTS5 in-engine p50 ${row.ftsP50} / p95 ${row.ftsP95} ms (engram p95 / FTS5 p95 = ${r2(row.recallP95 / Math.max(0.01, row.ftsP95))}x); load ${row.load}; ${row.retried503} request(s) answered 503 or reset and retried`);
+      `CPU per recall: server ${row.serverCpuMsPerRecall} ms + PostgreSQL ${row.postgresCpuMsPerRecall} ms; SQLite FTS5 in-engine p50 ${row.ftsP50} / p95 ${row.ftsP95} ms (engram p95 / FTS5 p95 = ${r2(row.recallP95 / Math.max(0.01, row.ftsP95))}x); load average at recall ${row.loadAtRecall}; ${row.retried503} request(s) answered 503 or reset and retried`);
   }
 } finally {
   child.kill('SIGTERM');

@@ -58,12 +58,25 @@ const R = RECALLABLE.replace('$NOW', '$2');
  *   the MAX_QUERY_TOKENS rarest known words count (core/recallQuery.ts pickTokens). Documents are found
  *   by their rarer query words; very common words only add to documents a rarer word found, as the
  *   window's index does, so a query made of filler scans nothing. A document's count of a word is read
- *   from its term arrays by position, without unnesting them.
+ *   from its term arrays by position, without unnesting them (slots).
  * - Signatures: memories filed under the query's keys or under the same message with another tool prefix.
  * - Rows: the candidates, the tenant's constraints (they come whenever they are in scope), the live lesson
  *   behind a candidate episode, and the fact that superseded a candidate fact.
  */
-function recallText(vectors: boolean): string {
+/**
+ * One expression per query word the statement may weigh (at most MAX_QUERY_TOKENS): a document's count of
+ * each is read by position from its term arrays, as plain expressions over the row (no per-row subquery,
+ * which cost more than the rest of the recall together).
+ */
+function slotList(n: number, one: (i: number) => string, sep = ', '): string {
+  return Array.from({ length: n }, (_, i) => one(i + 1)).join(sep);
+}
+
+/** Statements are made for this many query words at most, the smallest that fits being used. */
+const SLOT_SIZES = [8, 16, 32, MAX_QUERY_TOKENS];
+
+function recallText(vectors: boolean, n: number): string {
+  const slots = (one: (i: number) => string, sep?: string) => slotList(n, one, sep);
   const cols = `id, kind, ${ROW_COLUMNS}${vectors ? ', embedding::text AS embedding' : ''}`;
   return `WITH
   d AS (SELECT coalesce(sum(docs), 0)::float8 AS docs, coalesce(sum(total_len), 0)::float8 AS total_len
@@ -73,15 +86,21 @@ function recallText(vectors: boolean): string {
   known AS (SELECT u.term, u.ord, df.df, ln(1 + (d.docs - df.df + 0.5) / (df.df + 0.5)) * (1 + ln(u.qtf)) AS w,
                    ln(1 + (d.docs - df.df + 0.5) / (df.df + 0.5)) AS idf
             FROM unnest($3, $4) WITH ORDINALITY AS u(term, qtf, ord) JOIN df USING (term) CROSS JOIN d WHERE d.docs > 0 AND $5 > 0),
-  qt AS (SELECT term, w, df FROM known
+  qt AS (SELECT term, w, df, ord FROM known
          WHERE cardinality($3) <= ${MAX_QUERY_TOKENS} OR ord IN (SELECT ord FROM known ORDER BY idf DESC, ord LIMIT ${MAX_QUERY_TOKENS})),
+  qa AS (SELECT array_agg(term ORDER BY ord) AS terms, array_agg(w ORDER BY ord) AS w, count(*) AS n FROM qt),
   probe AS (SELECT coalesce(nullif(array(SELECT term FROM qt WHERE df <= greatest(500, (SELECT docs FROM d) * 0.15)), '{}'), array(SELECT term FROM qt)) AS terms),
+  -- The probe as a tsquery of exact lexemes (memoryRows.ts anyTermQuery, in SQL; chr(92) is the backslash):
+  -- matching the tsvector costs less than overlapping the term arrays.
+  -- No probe words: NULL, which matches nothing (an empty tsquery would too, with a notice).
+  tsq AS (SELECT string_agg('''' || replace(replace(t, chr(92), chr(92) || chr(92)), '''', '''''') || '''', ' | ')::tsquery AS q
+          FROM unnest((SELECT terms FROM probe)) AS t),
   avg AS (SELECT CASE WHEN docs > 0 AND total_len > 0 THEN total_len / docs ELSE 1 END AS len FROM d),
-  lex AS (SELECT m.id, s.score, s.terms FROM memories m CROSS JOIN LATERAL (
-            SELECT sum(qt.w * x.tf * ${K1 + 1} / (x.tf + ${K1} * (${1 - B} + ${B} * m.len / (SELECT len FROM avg)))) AS score, array_agg(qt.term) AS terms
-            FROM qt CROSS JOIN LATERAL (SELECT m.tf[array_position(m.terms, qt.term)] AS tf) x WHERE x.tf IS NOT NULL) s
-          WHERE m.tenant_id = $1 AND m.terms && (SELECT terms FROM probe) AND ${R}
-          ORDER BY s.score DESC, m.id LIMIT $5),
+  hits AS MATERIALIZED (SELECT m.id, ${K1} * (${1 - B} + ${B}::float8 * m.len / avg.len) AS norm, ARRAY[${slots((i) => `CASE WHEN qa.n >= ${i} THEN m.tf[array_position(m.terms, qa.terms[${i}])] END`)}] AS x
+           FROM memories m CROSS JOIN qa CROSS JOIN avg WHERE m.tenant_id = $1 AND m.words @@ (SELECT q FROM tsq) AND ${R}),
+  -- MATERIALIZED: inlined, each h.x[i] below would be the whole array expression again.
+  lex AS (SELECT h.id, h.x, ${slots((i) => `coalesce(qa.w[${i}] * h.x[${i}] * ${K1 + 1} / (h.x[${i}] + h.norm), 0)`, ' + ')} AS score
+          FROM hits h CROSS JOIN qa ORDER BY score DESC, h.id LIMIT $5),
   sig AS (SELECT id, sig_keys FROM memories WHERE tenant_id = $1 AND (sig_keys && $6 OR sig_texts && $7) AND ${R}
           ORDER BY updated_at DESC LIMIT ${MAX_SIGNATURE_ROWS}),
   cand AS (SELECT id FROM lex UNION SELECT id FROM sig),
@@ -97,26 +116,32 @@ function recallText(vectors: boolean): string {
          WHERE cardinality(b.episodes) + cardinality(b.successors) > 0 AND m.id NOT IN (SELECT id FROM m1) AND ${R.replace(/(?<![.\w])(status|principal|expires_at)\b/g, 'm.$1')})
 SELECT (SELECT docs FROM d) AS docs, (SELECT total_len FROM d) AS total_len,
   (SELECT json_agg(json_build_array(term, df)) FROM df) AS dfs,
-  (SELECT json_agg(json_build_array(id, score, terms)) FROM lex) AS lex,
+  (SELECT terms FROM qa) AS qterms,
+  (SELECT json_agg(json_build_array(id, score, x)) FROM lex) AS lex,
   (SELECT json_agg(json_build_array(id, sig_keys)) FROM sig) AS sig,
   (SELECT json_agg(r) FROM (SELECT * FROM m1 UNION ALL SELECT * FROM m2) r) AS rows`;
 }
 
-const STATEMENTS = new Map<boolean, Statement>();
+const STATEMENTS = new Map<string, Statement>();
 
-/** The recall statement (with or without vectors); the name says its version, so a changed text is prepared anew. */
-export function recallStatement(vectors: boolean): Statement {
-  let st = STATEMENTS.get(vectors);
+/**
+ * The recall statement for a query of `words` distinct tokens (with or without vectors); the name says
+ * its version and size, so a changed text is prepared anew.
+ */
+export function recallStatement(vectors: boolean, words: number): Statement {
+  const n = SLOT_SIZES.find(x => x >= Math.min(words, MAX_QUERY_TOKENS))!;
+  const name = `engram_recall_v3_${n}${vectors ? '_vec' : ''}`;
+  let st = STATEMENTS.get(name);
   if (!st) {
-    st = { name: `engram_recall_v1${vectors ? '_vec' : ''}`, types: ['text', 'bigint', 'text[]', 'int[]', 'int', 'text[]', 'text[]'], text: recallText(vectors) };
-    STATEMENTS.set(vectors, st);
+    st = { name, types: ['text', 'bigint', 'text[]', 'int[]', 'int', 'text[]', 'text[]'], text: recallText(vectors, n) };
+    STATEMENTS.set(name, st);
   }
   return st;
 }
 
 interface RecallRow {
   docs: number | string | null; total_len: number | string | null;
-  dfs: [string, number][] | null; lex: [string, number, string[]][] | null; sig: [string, string[]][] | null;
+  dfs: [string, number][] | null; qterms: string[] | null; lex: [string, number, (number | null)[]][] | null; sig: [string, string[]][] | null;
   rows: (RowOut & { id: string })[] | null;
 }
 
@@ -130,11 +155,12 @@ export async function fetchCandidates(
   const keys = [...querySignatures(text).keys()];
   const sigTexts = [...new Set(keys.map(signatureTextOf).filter(t => t.length >= 12))];
   const pool = Math.max(50, query.k * 10);
-  const r = await run(recallStatement(opts.vectors), [tenant, query.now, [...qtf.keys()], [...qtf.values()], pool, keys, sigTexts]);
+  const r = await run(recallStatement(opts.vectors, qtf.size), [tenant, query.now, [...qtf.keys()], [...qtf.values()], pool, keys, sigTexts]);
   const row = r.rows[0];
   const docs = Number(row?.docs ?? 0);
   const stats: TenantStats = { docs, avgLen: docs ? Number(row!.total_len) / docs || 1 : 1, df: new Map((row?.dfs ?? []).map(([t, n]) => [t, Number(n)])) };
-  const lexical: LexicalHit[] = (row?.lex ?? []).map(([id, score, terms]) => ({ id, score: Number(score), terms: terms ?? [] }));
+  const qterms = row?.qterms ?? [];
+  const lexical: LexicalHit[] = (row?.lex ?? []).map(([id, score, x]) => ({ id, score: Number(score), terms: qterms.filter((_, i) => x[i] !== null && x[i] !== undefined) }));
   lexical.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const bySignature = new Map<string, Set<string>>();
   for (const [id, sigKeys] of row?.sig ?? []) {
