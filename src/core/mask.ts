@@ -9,7 +9,7 @@ import { ASSIGNED_LITERAL, QUOTED_LITERAL, secretLiteral } from './mask/entropy'
 import { KEY_VALUE_DETECTORS } from './mask/keyValue';
 import { COMMAND_LINE_DETECTORS, findPrintedSecrets, PASSWORD_DETECTORS } from './mask/passwords';
 import { maskViews, toInput } from './mask/normalize';
-import { findEmails, GENERIC_HOME, homeVariants, PERSONAL_DETECTORS } from './mask/personal';
+import { findEmails, GENERIC_HOME, homeVariants, NON_LATIN_PERSONAL_DETECTORS, PERSONAL_DETECTORS } from './mask/personal';
 import { NON_LATIN_PROSE_DETECTORS, PROSE_DETECTORS } from './mask/prose';
 import { findPrefixedTokens, TOKEN_DETECTORS } from './mask/tokens';
 
@@ -173,6 +173,7 @@ function detectAll(text: string, opts: MaskOptions, spans: Span[], add: Add): vo
     if (!words && GATED.has(d)) continue;
     runDetector(d, text, add);
   }
+  if (NON_ASCII.test(text)) for (const d of NON_LATIN_PERSONAL_DETECTORS) runDetector(d, text, add);
 }
 
 /** Home folders, absolute paths, the user's and host's names: rewritten so the text stays readable. */
@@ -307,4 +308,4 @@ export function maskRecord<T>(value: T, opts: MaskOptions = {}): MaskedDeep<T> {
   return scrub(masked, 0) as MaskedDeep<T>;
 }
 
-const PERSONAL = new Set(['email', ...PERSONAL_DETECTORS.map(d => d.kind)]);
+const PERSONAL = new Set(['email', ...[...PERSONAL_DETECTORS, ...NON_LATIN_PERSONAL_DETECTORS].map(d => d.kind)]);

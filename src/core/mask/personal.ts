@@ -189,7 +189,8 @@ const ssnValid = (v: string) => !/^(?:000|666|9\d\d)|^\d{3}-00|-0000$/.test(v);
 // A bare lower-case " at " is left out: stack traces ("    at Object.<anonymous>") have it on every line.
 const AT = String.raw`(?:\s*(?:\[(?:at|AT)\]|\((?:at|AT)\)|\{(?:at|AT)\}|<(?:at|AT)>)\s*|\s+AT\s+)`;
 const DOT = String.raw`(?:\s*(?:\[(?:dot|DOT)\]|\((?:dot|DOT)\)|\{(?:dot|DOT)\}|<(?:dot|DOT)>)\s*|\s+DOT\s+|\.)`;
-const OBFUSCATED_EMAIL = new RegExp(String.raw`(?<![\w.+-])[\w.+-]{1,64}${AT}[\w-]{1,63}(?:${DOT}[\w-]{1,63}){1,4}(?![\w-])`, 'g');
+// DOT may stand in the local part too (`dana DOT park AT acme DOT io`).
+const OBFUSCATED_EMAIL = new RegExp(String.raw`(?<![\w.+-])[\w.+-]{1,64}(?:\s+DOT\s+[\w+-]{1,32}){0,3}${AT}[\w-]{1,63}(?:${DOT}[\w-]{1,63}){1,4}(?![\w-])`, 'g');
 // In plain lower-case words ("li.wei at acme-corp dot cn") only when it ends in " dot " and a top-level
 // domain: "meet at noon dot com" is rare, "run it at midnight dot release" is not an address.
 const TLD = 'com|net|org|io|dev|ai|app|co|me|info|biz|edu|gov|cloud|tech|uk|de|fr|es|it|nl|be|ch|at|se|no|dk|fi|pl|cz|pt|ie|ru|ua|tr|cn|tw|hk|jp|kr|in|sg|au|nz|ca|us|br|mx|ar|za|vn|id|th|my|ph|il';
@@ -236,9 +237,7 @@ export function findEmails(text: string): { start: number; end: number }[] {
 
 // An address with its `@` written another way: an HTML entity (`&#64;`, `&commat;`), blanks around it
 // (`dana.park @ acme-corp.io`) or a "defanged" domain (`acme-mail[.]com`) are found by findEmails from
-// the marker (a regex that may start at any letter cost more than every other detector on a long log);
-// DOT in the local part too (`dana DOT park AT acme DOT io`) by this pattern, after its rare hint.
-const DOTTED_LOCAL = new RegExp(String.raw`(?<![\w.+-])[\w+-]{1,32}(?:\s+DOT\s+[\w+-]{1,32}){1,3}${AT}[\w-]{1,63}(?:${DOT}[\w-]{1,63}){1,4}(?![\w-])`, 'g');
+// the marker (a regex that may start at any letter cost more than every other detector on a long log).
 const AT_MARKERS = ['&#64;', '&#x40;', '&commat;', ' @ '];
 const PLAIN_DOMAIN = /[A-Za-z0-9][\w-]{0,62}(?:\.[\w-]{1,63}){0,4}\.[A-Za-z]{2,24}(?![\w-])/y;
 const DEFANGED_DOMAIN = /[A-Za-z0-9][\w-]{0,62}(?:(?:\[\.\]|\(\.\)|\.)[\w-]{1,63}){0,4}(?:\[\.\]|\(\.\))[A-Za-z]{2,24}(?![\w-])/y;
@@ -289,9 +288,7 @@ export const PERSONAL_DETECTORS: Detector[] = [
   // a check: US SSN, Brazil's CPF, China's 身份证, India's Aadhaar, Spain's DNI/NIE, Japan's My Number,
   // Italy's codice fiscale, the UK's NINO.
   { kind: 'national-id', personal: true, words: NAMED_ID_WORDS, hint: NAMED_ID_HINT, re: NAMED_ID, pick: m => m.slice(1).find(g => g !== undefined), accept: (v, m) => NAMED_ID_CHECKS[m.slice(1).findIndex(g => g !== undefined)](v) },
-  { kind: 'national-id', personal: true, hint: /आधार|マイナンバー|個人番号/, re: NAMED_ID, pick: m => m.slice(1).find(g => g !== undefined), accept: (v, m) => NAMED_ID_CHECKS[m.slice(1).findIndex(g => g !== undefined)](v) },
   { kind: 'national-id', personal: true, hint: /\d{3}(?:\.\d{3}\.\d{3}-|\d{14})|\d\d[A-EHLMPR-T][0-7]\d[A-Z]\d{3}[A-Z]/, re: SHAPED_ID, accept: v => (v.includes('.') ? cpfValid(v) : /^\d/.test(v) ? cnIdValid(v) : codiceFiscaleValid(v)) },
-  { kind: 'email', personal: true, hint: / DOT /, re: DOTTED_LOCAL },
   // Card numbers: grouped by 4 with spaces or dashes, or one run of 13-19 digits.
   { kind: 'card', personal: true, hint: /\d{4}/, re: /(?<![\w.-])(?:\d{4}[ -]){2,3}\d{4}(?:\d{3})?(?![\w-])|(?<![\w.-])\d{4}[ -]\d{6}[ -]\d{5}(?![\w-])|(?<![\w.-])\d{13,19}(?![\w.-])/g, accept: v => CARD_ISSUER.test(v) && luhnValid(v) && !/^(\d)\1+$/.test(v.replace(/\D/g, '')) },
 ];
@@ -304,3 +301,9 @@ export function homeVariants(home: string): string[] {
   const out = new Set([h, h.replace(/\\/g, '/'), h.replace(/\//g, '\\'), h.replace(/\\/g, '\\\\')]);
   return [...out].filter(x => x.length > 1).sort((a, b) => b.length - a.length);
 }
+
+/** The detectors that need a character outside ASCII: the masker runs them only on text that has one. */
+export const NON_LATIN_PERSONAL_DETECTORS: Detector[] = [
+  // The named ids' words in Hindi and Japanese.
+  { kind: 'national-id', personal: true, hint: /आधार|マイナンバー|個人番号/, re: NAMED_ID, pick: m => m.slice(1).find(g => g !== undefined), accept: (v, m) => NAMED_ID_CHECKS[m.slice(1).findIndex(g => g !== undefined)](v) },
+];
