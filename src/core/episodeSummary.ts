@@ -91,7 +91,9 @@ function errorClause(t: TrackedEpisode): string {
   const msg = test ? `${first}" in test "${clip(test, 160)}` : first;
   if (t.source === 'terminal') return `\`${t.command?.line ?? '?'}\` failed with ${t.error?.code && !msg.includes(t.error.code) ? `${t.error.code} ` : ''}"${msg}"`;
   const where = t.file ? `${t.file}${t.error?.line !== undefined ? `:${t.error.line + 1}` : ''}` : 'the file';
-  return `${t.error?.code ? `${t.error.code} ` : ''}"${msg}" at ${where}`;
+  // The errors that went with it in the same update are part of what the lesson is about (their rules too).
+  const also = (t.alsoCleared ?? []).slice(0, 3).map(e => `${e.code ? `${e.code} ` : ''}"${clip(firstLine(e.message), 120)}"`);
+  return `${t.error?.code ? `${t.error.code} ` : ''}"${msg}" at ${where}${also.length ? ` (with ${also.join(', ')})` : ''}`;
 }
 
 /** The error an episode's error turned into: `TS2322 "Type 'string' is not assignable …"`. */

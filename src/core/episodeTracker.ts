@@ -365,19 +365,9 @@ export class EpisodeTracker {
         }
       }
     }
-    const cleared = new Map<string, TrackedEpisode>();
+    this.foldCleared(now);
     for (const ep of [...this.episodes.values()]) {
       if (ep.resolvingSince !== undefined && now >= this.resolveDeadline(ep)) {
-        // Errors of one file that vanished in the same update went with one fix (SC1020 and the parse
-        // errors that follow it): one lesson, the first error's, found by all of them.
-        const together = ep.source === 'diagnostics' && ep.file && ep.error ? `${ep.file}\u0000${ep.resolvingSince}` : undefined;
-        const first = together ? cleared.get(together) : undefined;
-        if (first && ep.error) {
-          (first.alsoCleared ??= []).push(ep.error);
-          ep.foldedInto = first.id;
-        } else if (together) {
-          cleared.set(together, ep);
-        }
         effects.push(this.finish(ep, 'success', now, 'the error is gone'));
       } else if (ep.source === 'terminal' && now >= this.idleDeadline(ep)) {
         // A diagnostics episode waits for the next event (splitIdle): its error may still be there, and a
@@ -387,6 +377,31 @@ export class EpisodeTracker {
     }
     this.hint = this.exactDeadline();
     return effects;
+  }
+
+  /**
+   * Errors of one file that vanished in the same update went with one fix (SC1020 and the parse errors it
+   * sets off): one lesson, found by all of them. It is written for the error that is not a follow-up of
+   * the others ("Couldn't parse this test expression. Fix to allow more checks." only says an error above
+   * stopped the tool), else for the first that opened; the others are its alsoCleared.
+   */
+  private foldCleared(now: number): void {
+    const groups = new Map<string, TrackedEpisode[]>();
+    for (const ep of this.episodes.values()) {
+      if (ep.source !== 'diagnostics' || !ep.file || !ep.error || ep.resolvingSince === undefined || now < this.resolveDeadline(ep)) continue;
+      const key = `${ep.file}\u0000${ep.resolvingSince}`;
+      const g = groups.get(key);
+      if (g) g.push(ep); else groups.set(key, [ep]);
+    }
+    for (const g of groups.values()) {
+      if (g.length < 2) continue;
+      const primary = g.find(ep => !FOLLOW_UP.test(ep.error!.message)) ?? g[0];
+      for (const ep of g) {
+        if (ep === primary) continue;
+        (primary.alsoCleared ??= []).push(ep.error!);
+        ep.foldedInto = primary.id;
+      }
+    }
   }
 
   /** When `tick` next has something to do, so the adapter can run a single timer. */
@@ -559,6 +574,9 @@ export class EpisodeTracker {
     if (!ep.files.includes(file) && ep.files.length < this.opts.maxFiles) ep.files.push(file);
   }
 }
+
+/** A message that only says another error stopped the tool: "Fix any mentioned problems", "after previous errors". */
+const FOLLOW_UP = /\b(?:mentioned|previous|preceding|earlier|above) (?:syntax )?(?:errors?|problems?)\b|\bfix (?:any|the) mentioned\b|to allow more checks|\b(?:couldn'?t|could not|cannot|unable to) parse\b/i;
 
 function diagKey(file: string, key: string): string { return `d|${file}|${key}`; }
 function termKey(normalised: string): string { return `t|${normalised}`; }

@@ -223,7 +223,7 @@ describe('capture session: one edit clears several errors of a file', () => {
     { severity: 'error' as const, source: 'shellcheck', code: 'SC1073', message: "Couldn't parse this test expression. Fix to allow more checks.", line: 1 },
     { severity: 'error' as const, source: 'shellcheck', code: 'SC1020', message: 'You need a space before the ].', line: 1 },
   ];
-  it('one lesson, found by every error the edit cleared; an error that vanished later is its own', () => {
+  it('one lesson, for the error that is not a follow-up, found by every error the edit cleared; an error that vanished later is its own', () => {
     const before = '#!/bin/sh\nif [ "$1" = "--fast"]; then\n  echo fast\nfi\n';
     const p = run([
       { t: 0, type: 'open', file: 'check.sh', text: before },
@@ -236,9 +236,11 @@ describe('capture session: one edit clears several errors of a file', () => {
     assert.strictEqual(p.ended.length, 2);
     const lessons = p.ended.map(ep => episodeMemories(episodeMaterial(ep, OWNER, 9000), { episode: 'e', lesson: 'l' }).lesson).filter(l => l);
     assert.strictEqual(lessons.length, 1);
-    assert.deepStrictEqual(lessons[0]!.errorText.split('\n'), ["Couldn't parse this test expression. Fix to allow more checks.", 'also: You need a space before the ].']);
+    // Written for SC1020: SC1073 only says that an error stopped the parser ("Fix to allow more checks").
+    assert.deepStrictEqual(lessons[0]!.errorText.split('\n'), ['You need a space before the ].', "also: Couldn't parse this test expression. Fix to allow more checks."]);
     assert.strictEqual(lessons[0]!.variantSignatures?.length, 1);
-    assert.ok(lessons[0]!.variantSignatures![0].includes('SC1020'));
+    assert.ok(lessons[0]!.variantSignatures![0].includes('SC1073'));
+    assert.match(lessons[0]!.rootCause, /^SC1020 "You need a space before the \]\." at check\.sh:2 \(with SC1073 "Couldn't parse/);
 
     // The two errors going in two updates (two edits): two lessons.
     const q = run([

@@ -65,7 +65,10 @@ export const episodes = [
     label: {
       description: 'cargo test: tests::parses_minutes (left: Some(500)) and tests::parses_hours (left: Some(120)) both fail; the minutes arm is fixed first (n * 60), then the hours arm (n * 60 * 60). Two tests, two edits: two lessons',
       mustContain: ['"m" => Some(n * 60),', 'n * 60 * 60'], mustNotClaim: ['Cargo.toml'],
-      errors: ['tests::parses_minutes', 'tests::parses_hours'], mustNotSay: ['test result: FAILED'],
+      // Only parses_minutes: this trace's parses_hours failure is byte for byte cargo-test-parses-hours's (the
+      // same project, code and test), fixed there by n * 3600, equally right; which of the two lessons a
+      // query of it finds first says nothing about either.
+      errors: ['tests::parses_minutes'], mustNotSay: ['test result: FAILED'],
       lessons: 2, resolved: 'fixed', story: 'terminal', classes: ['two-tests', 'summary-line'],
     },
     queries: [

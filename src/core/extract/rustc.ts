@@ -63,7 +63,9 @@ export const rustPanic: Matcher = {
     }
     const [first = 'panicked', ...detail] = body;
     const extra = [...(thread !== 'main' ? [`test: ${thread}`] : []), ...detail.filter(d => /^(?:left|right): /.test(d))];
-    s.push(s.make(i, s.programTool ?? 'rustc', thread === 'main' ? RANK.runtime : RANK.test, { code: 'panic', message: [first, ...extra].join('\n'), file, line: +line, column: +column }));
+    // The Rust program printed it, whichever runner started it (cargo run, cargo test, the binary itself):
+    // one tool, so a pasted panic and the one a run printed have one signature.
+    s.push(s.make(i, 'rustc', thread === 'main' ? RANK.runtime : RANK.test, { code: 'panic', message: [first, ...extra].join('\n'), file, line: +line, column: +column }));
     return Math.max(i, k - 1);
   },
 };

@@ -10,6 +10,7 @@ import { errorFromOutput } from '../../../src/core/capture/commandErrors';
 import { extractErrors, primaryError } from '../../../src/core/extract';
 import { invocation, programTool } from '../../../src/core/extract/program';
 import { failingTests } from '../../../src/core/extract/testRunner';
+import { normaliseSignature } from '../../../src/core/signature';
 import { runFixture } from '../../fixtures/tool-output';
 
 function fromRun(name: string) {
@@ -140,7 +141,8 @@ describe('extract: the error under a runner, a logger or a stage summary (real r
   it('cargo test: each failing test\'s panic, named for its test, not "error: test failed, to rerun pass `--lib`"', () => {
     const e = fromRun('cargo-test-two-fail');
     assert.deepStrictEqual(e.message.split('\n'), ['assertion `left == right` failed', 'test: tests::parses_hours', 'left: Some(120)', 'right: Some(7200)', 'test: tests::parses_minutes']);
-    assert.strictEqual(e.tool, 'cargo');
+    assert.strictEqual(e.tool, 'rustc', 'the program printed it, not cargo');
+    assert.strictEqual(e.key, normaliseSignature(primaryError(runFixture('cargo-test-two-fail').text)!.message, 'rustc', 'panic').key, 'a pasted panic: the same signature');
     const found = all('cargo-test-two-fail');
     assert.deepStrictEqual(found.filter(x => !x.wrapper).map(x => [x.message.split('\n')[1], x.file, x.line]), [['test: tests::parses_hours', 'src/lib.rs', 23], ['test: tests::parses_minutes', 'src/lib.rs', 18]]);
     assert.ok(found.find(x => /to rerun pass/.test(x.message))?.wrapper, 'the closing line is a summary');
@@ -149,7 +151,7 @@ describe('extract: the error under a runner, a logger or a stage summary (real r
   it('cargo run: a panic\'s message is the line below "thread \'main\' (id) panicked at file:line:col:"', () => {
     const r = runFixture('cargo-run-index-panic');
     const e = primaryError(r.text, { command: r.command })!;
-    assert.deepStrictEqual([e.tool, e.code, e.message, e.file, e.line, e.column], ['cargo', 'panic', 'index out of bounds: the len is 3 but the index is 3', 'src/main.rs', 4, 21]);
+    assert.deepStrictEqual([e.tool, e.code, e.message, e.file, e.line, e.column], ['rustc', 'panic', 'index out of bounds: the len is 3 but the index is 3', 'src/main.rs', 4, 21]);
     // The older one-line form names the same error.
     const old = primaryError("thread 'main' panicked at 'index out of bounds: the len is 3 but the index is 3', src/main.rs:4:21\n", { command: 'cargo run' })!;
     assert.deepStrictEqual([old.message, old.file, old.line], [e.message, 'src/main.rs', 4]);
