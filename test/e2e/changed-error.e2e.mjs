@@ -5,9 +5,9 @@
 // second lesson is written; no lesson names build output (tsc's outDir) or the lockfile's contents.
 import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
-import { DEMO, buildOutputIn, scenarios } from '../lib/scenarios.mjs';
-import { startHost } from '../lib/host.mjs';
-import { KeyLog, memories, userSettings, waitFor, errorOf, storeSummary, aboutError } from '../lib/user.mjs';
+import { DEMO, buildOutputIn, scenarios } from './lib/scenarios.mjs';
+import { startHost } from './lib/host.mjs';
+import { KeyLog, memories, userSettings, waitFor, errorOf, storeSummary, aboutError } from './lib/user.mjs';
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
 export const timeoutMs = 1_500_000;
