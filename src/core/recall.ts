@@ -393,6 +393,9 @@ export class RecallEngine {
       if (this.ownWordCache.size >= MAX_DETAIL_CACHE) this.ownWordCache.clear();
       this.ownWordCache.set(key, words);
     }
+    // A query with fewer words than the message is a fragment of it ("Cannot index array with"), not
+    // another error: only one as long as the message can show it lacks the message's own words.
+    if (!words.size || queryWords.size < words.size) return undefined;
     // Weighted by rarity: the word only this memory's error has ("emial") is the one that says which error.
     let had = 0, all = 0;
     for (const w of words) {
