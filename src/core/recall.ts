@@ -66,13 +66,9 @@ const RECENCY_HALF_LIFE = 30 * DAY;
 const MIN_SIMILAR = 0.3;
 /** Weight of a scoped memory when the query names no file (the general memory goes first). */
 const UNKNOWN_PLACE_FACTOR = 0.93;
-/** Weight of a lesson recalled outside its scope: the same error elsewhere, a step behind any in scope. */
-const AWAY_FACTOR = 0.85;
 /** Results scoring below this share of the best one are dropped. */
 const RELATIVE_FLOOR = 0.25;
 const GLOBAL_SCOPE = { ok: true, spec: 0 } as const;
-/** Scope fit of a lesson recalled outside its scope (keepAway): below any memory whose scope covers the file. */
-const AWAY = -2;
 /** A signature shared by more memories than this (a very common error) is narrowed before ranking. */
 const MAX_SIGNATURE_CANDIDATES = 300;
 const LADDER_RANK = { observation: 0, pattern: 1, rule: 2, constraint: 3 } as const;
@@ -85,8 +81,6 @@ interface Candidate {
   sig?: string; // label of the signature that matched
   /** The query's signature key it matched (its error line names the values judge compares). */
   sigKey?: string;
-  /** Matched by signature in a file outside the memory's scope (keepAway). */
-  away?: boolean;
   lex: number;
   terms: string[];
   cos: number;
@@ -187,10 +181,6 @@ export class RecallEngine {
       return r;
     };
     const keep = (m: Memory | undefined): m is Memory => !!m && this.passes(m, q, owners, now) && scopeOf(m).ok;
-    // The same error, naming the same things, in a file the lesson's scope does not cover: the scope says
-    // where it was seen, and the same error elsewhere in the project is the same problem (`setw` missing
-    // from std in tools/ as in cli/). Lessons only; a rule or constraint keeps to its scope.
-    const keepAway = (m: Memory | undefined): m is Memory => !!m && m.kind === 'lesson' && !!q.file && this.passes(m, q, owners, now);
 
     // Signature members join the candidates. A very common signature (thousands of "cannot find module")
     // is narrowed to the members that pass the filters and, past a bound, to the best by trust, recency,
@@ -198,17 +188,16 @@ export class RecallEngine {
     const qDetails = errorDetails(text);
     if (!qDetails.some(d => d.kind === 'test')) qDetails.push(...runnerFailedTests(text));
     if (sigIds.size) {
-      let members: { id: string; key: string; prior: number; away: boolean }[] = [];
+      let members: { id: string; key: string; prior: number }[] = [];
       for (const [id, key] of sigIds) {
         const c = cands.get(id);
         const m = state.get(id);
-        const away = !keep(m) && keepAway(m);
-        if (c) { if (!c.sig) { c.sig = qSigs.get(key); c.sigKey = key; c.away = away; } continue; }
-        if (!keep(m) && !away) continue;
-        members.push({ id, key, away, prior: sigIds.size > MAX_SIGNATURE_CANDIDATES ? this.prior(m!, now, away ? AWAY : scopeOf(m!).spec) : 0 });
+        if (c) { if (!c.sig) { c.sig = qSigs.get(key); c.sigKey = key; } continue; }
+        if (!keep(m)) continue;
+        members.push({ id, key, prior: sigIds.size > MAX_SIGNATURE_CANDIDATES ? this.prior(m, now, scopeOf(m).spec) : 0 });
       }
       if (members.length > MAX_SIGNATURE_CANDIDATES) members = members.sort((a, b) => b.prior - a.prior).slice(0, MAX_SIGNATURE_CANDIDATES);
-      for (const x of members) { const c = cand(x.id); c.sig = qSigs.get(x.key); c.sigKey = x.key; c.away = x.away; }
+      for (const x of members) { const c = cand(x.id); c.sig = qSigs.get(x.key); c.sigKey = x.key; }
       for (const c of cands.values()) {
         const m = c.sig ? state.get(c.id) : undefined;
         if (m) this.judge(c, m, qDetails, qErrors, q.file);
@@ -237,12 +226,11 @@ export class RecallEngine {
       const lessonId = lessonOf(c.id);
       const lesson = lessonId ? state.get(lessonId) : undefined;
       if (!lessonId || state.get(c.id)?.kind !== 'episode') continue;
-      const away = !keep(lesson);
-      if (away && !(c.sig && keepAway(lesson))) continue;
+      if (!keep(lesson)) continue;
       cands.delete(c.id);
       const had = cands.get(lessonId);
       const lc = had ?? cand(lessonId);
-      if (!lc.sig && c.sig) { lc.sig = c.sig; lc.sigKey = c.sigKey; lc.away = away; lc.details = undefined; this.judge(lc, lesson!, qDetails, qErrors, q.file); }
+      if (!lc.sig && c.sig) { lc.sig = c.sig; lc.sigKey = c.sigKey; lc.details = undefined; this.judge(lc, lesson, qDetails, qErrors, q.file); }
       if (c.lex > lc.lex) { lc.lex = c.lex; lc.terms = c.terms; }
       lc.cos = Math.max(lc.cos, c.cos);
     }
@@ -254,9 +242,7 @@ export class RecallEngine {
     const scored: Scored[] = [];
     for (const c of cands.values()) {
       const m = state.get(c.id);
-      // Away from its scope only as the same error naming the same things; another name there is noise.
-      const away = !!c.away && !!c.sig && c.details?.same !== false && keepAway(m);
-      if (!keep(m) && !away) continue;
+      if (!keep(m)) continue;
       if (!c.sig && c.lex === 0 && c.cos < MIN_SIMILAR) continue;
       if (!c.sig && testNames.length) c.test = namesFailingTest(m, testNames, this.detailsOf(m));
       if (!c.sig && !c.test && qSigs.size && proseLesson(m)) c.says = saysError(m, this.proseOf(m), qSigs.keys(), qDetails, quoted());
@@ -268,11 +254,10 @@ export class RecallEngine {
         const code = codeOf(memorySignature(m) ?? '');
         if (own !== undefined && own >= MIN_OWN_COVERAGE && /\d/.test(code) && queryWords.has(code.toLowerCase())) { c.sig = code; own = undefined; }
       }
-      const r = this.score(m, c, now, hasVectors, !keep(m) ? AWAY : scopeOf(m).spec, meaning, model);
+      const r = this.score(m, c, now, hasVectors, scopeOf(m).spec, meaning, model);
       if (own !== undefined) r.evidence.ownCoverage = own;
       scored.push(r);
     }
-    dropAwayWhenInScope(scored);
     belowExact(scored);
     scored.sort((a, b) => b.score - a.score || b.spec - a.spec || a.memory.id.localeCompare(b.memory.id));
     specificFirst(scored);
@@ -447,7 +432,7 @@ export class RecallEngine {
     const recency = 0.8 + 0.2 * Math.pow(0.5, age / RECENCY_HALF_LIFE);
     const importance = 0.8 + 0.2 * clamp01(m.importance ?? 0.5);
     // Tighter scope wins among near-equals (scope twins), without overriding a clearly better match.
-    const scopeBonus = spec === AWAY ? AWAY_FACTOR : spec < 0 ? UNKNOWN_PLACE_FACTOR : 1 + 0.08 * Math.min(1, spec / 300);
+    const scopeBonus = spec < 0 ? UNKNOWN_PLACE_FACTOR : 1 + 0.08 * Math.min(1, spec / 300);
     return trust * recency * importance * scopeBonus;
   }
 
@@ -511,15 +496,6 @@ export class RecallEngine {
     }
     return this.constraintCache.ids;
   }
-}
-
-/**
- * A lesson from another part of the project is the answer only where none of this part is: when a memory
- * whose scope covers the file has the same error, the other place's fix is the other place's (scope twins).
- */
-function dropAwayWhenInScope(scored: Scored[]): void {
-  if (!scored.some(r => r.spec !== AWAY && r.evidence.signature === 'same')) return;
-  for (let i = scored.length - 1; i >= 0; i--) if (scored[i].spec === AWAY) scored.splice(i, 1);
 }
 
 /**

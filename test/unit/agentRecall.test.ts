@@ -105,10 +105,11 @@ describe('recall: lessons in an agent\'s words (issue 18, defect 8)', () => {
     const s = await scoreAgentPairs(tracesDir(), 'key line');
     assert.ok(s.train.pairs >= 100, `train pairs ${s.train.pairs}`);
     assert.ok(s.train.strongHit1 >= 0.9, `unasked hit@1 ${s.train.strongHit1.toFixed(2)}; train misses: ${s.misses.join('; ')}`);
-    // "As quiet as before": the recall rules before defect 8 (42fe9a7) left 0.67 of this split's near misses
-    // quiet once the corpus grew to 130 traces (bench/agent-recall.mjs --base 42fe9a7, same run: 0.67 -> 0.71).
+    // "As quiet as before": the recall rules before defect 8 (42fe9a7) leave 30 of this split's 47 near misses (0.638)
+    // quiet on the 140-trace corpus (bench/agent-recall.mjs --base 42fe9a7, same run: before 0.64, now 0.64;
+    // it was 0.67 -> 0.71 at 130 traces: the ten live traces brought near misses of their own).
     // The floor guards that figure; raising it is issue 17's near-miss work, not a number to tune here.
-    assert.ok(s.train.quiet >= 0.67, `near misses quiet ${s.train.quiet.toFixed(2)}; train misses: ${s.misses.join('; ')}`);
+    assert.ok(s.train.quiet >= 30 / 47, `near misses quiet ${s.train.quiet.toFixed(2)}; train misses: ${s.misses.join('; ')}`);
     const sum = await scoreAgentPairs(tracesDir(), 'summary');
     assert.ok(sum.train.strongHit1 >= 0.4, `summary unasked hit@1 ${sum.train.strongHit1.toFixed(2)}`);
     assert.ok(sum.train.quiet >= 0.95, `summary near misses quiet ${sum.train.quiet.toFixed(2)}; train misses: ${sum.misses.join('; ')}`);

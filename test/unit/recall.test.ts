@@ -252,7 +252,7 @@ describe('recall: specific beats general, details tell near misses apart, reason
   });
 });
 
-describe('recall: what the error names, and the same error outside a lesson\'s scope', () => {
+describe('recall: what the error names, and where a lesson answers', () => {
   const SETW = "tools/table.cpp:2:30: error: ‘setw’ is not a member of ‘std’";
   const QUOTED = "cli/listing.cpp:2:30: error: ‘quoted’ is not a member of ‘std’";
   const captured = (id: string, errorText: string, over: Partial<Lesson> = {}) =>
@@ -276,13 +276,14 @@ describe('recall: what the error names, and the same error outside a lesson\'s s
     assert.deepStrictEqual(await worded.recall({ text: "stats.c:(.text+0x33): undefined reference to `pow'", file: 'stats.c', proactive: true }), ['libm']);
   });
 
-  it('the same error naming the same things answers outside the lesson\'s scope, unless a lesson in scope has it', async () => {
+  it('a lesson answers only where its scope covers the file: the same error elsewhere gets the lesson of that place, or nothing', async () => {
+    // Recall is scoped (README, "Recall"): a lesson seen in cli/ speaks for cli/; the same error in tools/
+    // is answered by what was learnt there. A lesson reaches further when its scope grows (merge by fix).
     const cli = captured('cli', SETW.replace('tools/table', 'cli/a'), { scope: ['cli/**'] });
-    assert.deepStrictEqual(await engine([cli]).recall({ text: SETW, file: 'tools/table.cpp', proactive: true }), ['cli']);
+    assert.deepStrictEqual(await engine([cli]).recall({ text: SETW, file: 'tools/table.cpp', proactive: true }), []);
+    assert.deepStrictEqual((await engine([cli]).full({ text: SETW, file: 'tools/table.cpp' })).map(r => r.memory.id), []);
     const tools = captured('tools', SETW, { scope: ['tools/**'], fixApproach: 'Added `#include <iomanip>` to tools/table.h' });
     assert.deepStrictEqual(await engine([cli, tools]).recall({ text: SETW, file: 'tools/table.cpp' }), ['tools']);
-    // Another name away from the scope is noise, not even a weak answer.
-    assert.deepStrictEqual(await engine([cli]).recall({ text: QUOTED.replace('cli/listing', 'tools/x'), file: 'tools/x.cpp' }), []);
   });
 });
 
