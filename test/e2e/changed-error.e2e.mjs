@@ -4,30 +4,18 @@
 // with TS2322, linked to the next episode; it never says "did not fix it". Then the line is fixed and the
 // second lesson is written; no lesson names build output (tsc's outDir) or the lockfile's contents.
 import * as assert from 'node:assert/strict';
-import * as os from 'node:os';
-import { DEMO, buildOutputIn, scenarios } from './lib/scenarios.mjs';
-import { startHost } from './lib/host.mjs';
-import { KeyLog, memories, userSettings, waitFor, errorOf, storeSummary, aboutError } from './lib/user.mjs';
+import { buildOutputIn } from './lib/scenarios.mjs';
+import { playScenario } from './lib/playScenario.mjs';
+import { memories, waitFor, errorOf, aboutError } from './lib/user.mjs';
 
 // Typing at human speed on a loaded machine takes a while; the runner reads this.
 export const timeoutMs = 1_500_000;
 
 export default async function changedError() {
-  const load = os.loadavg().map(n => n.toFixed(1)).join(' ');
-  const s = scenarios['tsc-not-found-then-ts2322'];
-  const host = await startHost({ workspace: DEMO, settings: userSettings, beforeOpen: ({ workspace }) => s.prepare(workspace) });
-  const ctx = { keys: new KeyLog() };
-  try {
-    await s.play(host, ctx);
+  await playScenario('tsc-not-found-then-ts2322', 'changed-error', async host => {
     const { first } = await check(host.storeDir);
-    console.log(`    first: ${first.fixApproach}\n    keys: ${JSON.stringify(ctx.keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
-  } catch (e) {
-    await host.screenshot('changed-error-failure').catch(() => {});
-    console.log(`    store:\n${storeSummary(host.storeDir).replace(/^/gm, '      ')}`);
-    throw e;
-  } finally {
-    await host.stop();
-  }
+    return `first: ${first.fixApproach}`;
+  });
 }
 
 /** What the store must hold once the session is over (exported: it can be run on a kept run's store). */

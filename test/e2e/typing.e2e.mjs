@@ -4,21 +4,15 @@
 // real failure and its fix in the terminal (`npm run check` without its settings file): once that lesson
 // is stored, everything before it was decided, and nothing may be about the typed line.
 import * as assert from 'node:assert/strict';
-import * as os from 'node:os';
-import { DEMO, expectRun, scenarios } from './lib/scenarios.mjs';
-import { startHost } from './lib/host.mjs';
-import { KeyLog, engramLog, memories, openTerminal, userSettings, waitFor, errorOf } from './lib/user.mjs';
+import { expectRun } from './lib/scenarios.mjs';
+import { playScenario } from './lib/playScenario.mjs';
+import { engramLog, memories, openTerminal, waitFor, errorOf } from './lib/user.mjs';
 
 // Typing at human speed on a loaded machine takes a while (140–190 s at load 6–7); the runner reads this.
 export const timeoutMs = 900_000;
 
 export default async function typing() {
-  const load = os.loadavg().map(n => n.toFixed(1)).join(' ');
-  const s = scenarios['typing-transient-errors'];
-  const host = await startHost({ workspace: DEMO, settings: userSettings, beforeOpen: ({ workspace }) => s.prepare(workspace) });
-  const ctx = { keys: new KeyLog() };
-  try {
-    await s.play(host, ctx);
+  await playScenario('typing-transient-errors', 'typing', async (host, ctx) => {
     assert.ok(ctx.sawErrors, 'the editor never underlined an error while the line was typed: the test would prove nothing');
     // The sentinel: a real failure and fix, stored as a lesson after the typing was over.
     await openTerminal(host.page);
@@ -34,11 +28,5 @@ export default async function typing() {
     assert.deepEqual(diag, [], `typing opened an episode (${keysSeen})`);
     const typed = memories(host.storeDir).filter(m => (m.kind === 'lesson' || m.kind === 'episode') && !/ENOENT|settings\.json/.test(`${errorOf(m)} ${m.trigger ?? ''}`));
     assert.deepEqual(typed.map(m => `${m.kind}: ${m.kind === 'lesson' ? errorOf(m) : m.trigger}`), [], `a memory about an error that existed only while typing (${keysSeen})`);
-    console.log(`    keys: ${JSON.stringify(ctx.keys.summary())}; load at start ${load}, at end ${os.loadavg().map(n => n.toFixed(1)).join(' ')}`);
-  } catch (e) {
-    await host.screenshot('typing-failure').catch(() => {});
-    throw e;
-  } finally {
-    await host.stop();
-  }
+  });
 }

@@ -26,7 +26,7 @@ export function errorFromOutput(output: string, exitCode: number | undefined, co
 }
 
 /**
- * The error's file as a path under the command's folder (`./src/a.c`, `/work/app/src/a.c` in /work/app →
+ * The error's file as a path under the command's folder (`./src/a.c`, `/srv/app/src/a.c` in /srv/app →
  * `src/a.c`); a path outside it (a library, the toolchain) is not the project's, and none is given.
  */
 function workspaceFile(file: string, cwd: string | undefined): string | undefined {
